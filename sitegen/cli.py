@@ -1,0 +1,81 @@
+"""The command line: parse the verb and global flags, hand over to `sitegen.commands.<verb>`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import traceback
+from collections.abc import Sequence
+
+import sitegen
+from sitegen.errors import SitegenError
+
+COMMANDS = {
+    "build": "Build the site into public/ (or --output).",
+    "serve": "Preview the site with live reload.",
+    "new": "Create a new site, or a new page from an archetype.",
+    "check": "Check every internal link, image and fragment of the built site.",
+    "cv": "Make the CV as HTML, PDF, JSON Resume or Markdown without building the site.",
+    "clean": "Remove the output folder's sitegen files and the build cache.",
+}
+
+
+def _global_flags() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", help="show tracebacks")
+    loudness = common.add_mutually_exclusive_group()
+    loudness.add_argument("--quiet", "-q", action="store_true", help="print errors only")
+    loudness.add_argument("--verbose", "-v", action="store_true", help="print more detail")
+    return common
+
+
+def make_parser() -> argparse.ArgumentParser:
+    """The full parser; subcommand flags come from each command module."""
+    common = _global_flags()
+    parser = argparse.ArgumentParser(prog="sitegen", description=sitegen.__doc__, parents=[common])
+    parser.add_argument("--version", action="version", version=f"sitegen {sitegen.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help_text in COMMANDS.items():
+        module = _command_module(name)
+        if module is None:
+            continue
+        cmd = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+        module.add_arguments(cmd)
+    return parser
+
+
+def _command_module(name: str):  # type: ignore[no-untyped-def]
+    try:
+        return importlib.import_module(f"sitegen.commands.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"sitegen.commands.{name}":
+            return None
+        raise
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: exit 0 on success, 1 on a build error, 2 on a usage error."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list in (["--version"], ["-V"]):
+        print(f"sitegen {sitegen.__version__}")  # fast path: no imports beyond the package
+        return 0
+    parser = make_parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if not args.command:
+        parser.print_help()
+        return 2
+    module = _command_module(args.command)
+    try:
+        return int(module.run(args))
+    except SitegenError as exc:
+        if args.debug:
+            traceback.print_exc()
+        print(exc.format(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return 130

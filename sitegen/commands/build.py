@@ -1,0 +1,45 @@
+"""`sitegen build`: build the site in memory, then write it safely."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from sitegen.build import BuildOptions, build_site
+from sitegen.errors import OutputError
+from sitegen.writer import write_output
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags of `sitegen build`."""
+    parser.add_argument("--source", "-s", type=Path, default=Path("."), help="site folder (default: .)")
+    parser.add_argument("--output", "-o", default=None, help="output folder (default: SOURCE/public)")
+    parser.add_argument("--drafts", action="store_true", help="include draft pages")
+    parser.add_argument("--future", action="store_true", help="include future-dated pages")
+    parser.add_argument("--base-url", default=None, help="override base_url (e.g. the GitHub Pages URL)")
+    parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--clean-output", action="store_true",
+                        help="delete files in the output folder that this build did not write (dotfiles kept)")
+
+
+def options_from_args(args: argparse.Namespace) -> BuildOptions:
+    """BuildOptions from parsed flags (shared with serve and check)."""
+    return BuildOptions(source=args.source, drafts=getattr(args, "drafts", False),
+                        future=getattr(args, "future", False), base_url=getattr(args, "base_url", None),
+                        strict=getattr(args, "strict", False))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build and write; print warnings and a one-line summary."""
+    if args.output is not None and not args.output.strip():
+        raise OutputError("the output folder is empty", hint="pass --output public")
+    output = Path(args.output) if args.output is not None else args.source / "public"
+    result = build_site(options_from_args(args))
+    for warning in result.warnings:
+        print(warning.format(), file=sys.stderr)
+    stats = write_output(result.files, output, args.source, clean=args.clean_output)
+    if not args.quiet:
+        print(f"Built {result.pages} pages, {len(result.files)} files in {result.seconds:.2f}s "
+              f"-> {output} ({stats.written} written, {stats.unchanged} unchanged, {stats.deleted} removed)")
+    return 0

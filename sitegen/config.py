@@ -1,0 +1,308 @@
+"""SiteConfig: the typed site configuration, parsed from `sitegen.yaml` with every problem reported at once."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+
+from sitegen.errors import ConfigError, Diagnostic, SitegenError, raise_if_any
+from sitegen.yamlload import Yaml12Loader, check_size
+
+CONFIG_NAMES = ("sitegen.yaml", "sitegen.yml")
+
+
+@dataclass(frozen=True)
+class Author:
+    """The site's author."""
+
+    name: str = ""
+    """Full name, shown in the footer, feeds and CV."""
+    email: str = ""
+    """Contact e-mail (optional)."""
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One entry of the main menu."""
+
+    name: str
+    """The label shown."""
+    url: str
+    """Site-relative path (`/about/`) or an absolute URL."""
+    weight: int = 0
+    """Lower weights come first; ties keep the order of the file."""
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """What the build publishes."""
+
+    drafts: bool = False
+    """Publish pages with `draft: true`."""
+    future: bool = False
+    """Publish pages dated in the future (relative to SOURCE_DATE_EPOCH or the build time)."""
+    expired: bool = False
+    """Publish pages whose `expiryDate` has passed."""
+
+
+@dataclass(frozen=True)
+class MarkdownSettings:
+    """Markdown rendering options."""
+
+    unsafe_html: bool = True
+    """Keep raw HTML written in Markdown (`false` drops it)."""
+    highlight: bool = True
+    """Highlight fenced code with Pygments at build time."""
+    math: bool = False
+    """Treat `$...$` in every page as math (otherwise only pages with `math: true`)."""
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """The whole site configuration. Feature sections (`feeds`, `search`, `cv`, ...) are validated by their owners."""
+
+    title: str = "My Site"
+    """The site's title."""
+    base_url: str = "/"
+    """Where the site is deployed, e.g. `https://user.github.io/repo/`; its path becomes every URL's prefix."""
+    language: str = "en"
+    """BCP 47 language tag of the site (`en`, `zh-CN`)."""
+    author: Author = field(default_factory=Author)
+    """The site's author."""
+    description: str = ""
+    """Default meta description."""
+    theme: str = "default"
+    """Theme name: `themes/<name>/` in the site, else a theme shipped with sitegen."""
+    menu: tuple[MenuItem, ...] = ()
+    """Main menu entries."""
+    taxonomies: tuple[str, ...] = ("categories", "tags")
+    """Taxonomy names, as used in front matter."""
+    permalinks: dict[str, str] = field(default_factory=dict)
+    """Per-section URL patterns, e.g. `posts: /posts/:year/:slug/` (`:year :month :day :slug :section :title`)."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Free parameters for themes (`site.params`)."""
+    build: BuildSettings = field(default_factory=BuildSettings)
+    """Drafts, future and expired pages."""
+    markdown: MarkdownSettings = field(default_factory=MarkdownSettings)
+    """Markdown options."""
+    paginate: int = 10
+    """Pages per list page."""
+    summary_length: int = 70
+    """Words in an automatic summary (each CJK character counts as a word)."""
+    toc: bool = False
+    """Show a table of contents on every page unless the page says `toc: false`."""
+    enable_git_info: bool = False
+    """Take `lastmod` from git history."""
+    feeds: dict[str, Any] = field(default_factory=dict)
+    """Feed options (`limit`, `full_content`)."""
+    search: dict[str, Any] = field(default_factory=dict)
+    """Search options."""
+    cv: dict[str, Any] = field(default_factory=dict)
+    """CV options (validated by sitegen.cv)."""
+    deploy: dict[str, Any] = field(default_factory=dict)
+    """Deployment options."""
+    path: str = "sitegen.yaml"
+    """The file this configuration came from (for messages)."""
+
+    @property
+    def base_path(self) -> str:
+        """The path part of `base_url`, always starting and ending with `/` (`/repo/` or `/`)."""
+        path = urlsplit(self.base_url).path or "/"
+        return path if path.endswith("/") else path + "/"
+
+    @property
+    def site_origin(self) -> str:
+        """`scheme://host` of `base_url`, or `""` when it is a bare path."""
+        parts = urlsplit(self.base_url)
+        return f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
+
+
+_KNOWN = {f.name for f in fields(SiteConfig)} - {"path"} | {"baseURL", "languageCode"}
+
+
+def _key_lines(node: yaml.Node, prefix: str = "") -> dict[str, tuple[int, int]]:
+    """Map dotted key paths to their 1-based (line, col) in the file."""
+    out: dict[str, tuple[int, int]] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = f"{prefix}{key_node.value}"
+            out[key] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            out.update(_key_lines(value_node, key + "."))
+    return out
+
+
+def parse_config(text: str, path: str = "sitegen.yaml") -> tuple[SiteConfig, list[Diagnostic]]:
+    """Parse and validate configuration text; raises ConfigError/ErrorGroup listing every problem."""
+    text = text.lstrip("\ufeff")
+    try:
+        node = yaml.compose(text, Loader=Yaml12Loader)  # noqa: S506
+        raw = yaml.load(text, Loader=Yaml12Loader) if node is not None else {}  # noqa: S506
+        check_size(raw)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ConfigError(
+            f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path=path,
+            line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None,
+            hint="check indentation and quoting; values with `: ` or `#` need quotes") from None
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError("the configuration must be a mapping of keys to values", path=path, line=1,
+                          hint="write `title: My Site` and other `key: value` lines")
+    lines = _key_lines(node) if node is not None else {}
+    return _Validator(raw, lines, path).run()
+
+
+class _Validator:
+    """Builds a SiteConfig from raw data, collecting every error and warning with its line."""
+
+    def __init__(self, raw: dict[str, Any], lines: dict[str, tuple[int, int]], path: str) -> None:
+        self.raw, self.lines, self.path = raw, lines, path
+        self.errors: list[SitegenError] = []
+        self.warnings: list[Diagnostic] = []
+
+    def _loc(self, key: str) -> dict[str, Any]:
+        line, col = self.lines.get(key, (None, None))
+        return {"path": self.path, "line": line, "col": col}
+
+    def error(self, key: str, message: str, hint: str | None = None) -> None:
+        self.errors.append(ConfigError(f"`{key}`: {message}", hint=hint, **self._loc(key)))
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        value = self.raw.get(key, default)
+        if value is default:
+            return default
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            self.error(key, f"expected {names}, got {type(value).__name__} {value!r}")
+            return default
+        return value
+
+    def run(self) -> tuple[SiteConfig, list[Diagnostic]]:
+        for key in self.raw:
+            if str(key) not in _KNOWN:
+                close = difflib.get_close_matches(str(key), sorted(_KNOWN), n=1)
+                self.warnings.append(Diagnostic(
+                    f"unknown configuration key `{key}`", hint=f"did you mean `{close[0]}`?" if close
+                    else "remove it, or put theme settings under `params:`", **self._loc(str(key))))
+        cfg = SiteConfig(
+            title=str(self.get("title", (str, int, float), "My Site")),
+            base_url=self._base_url(),
+            language=str(self.get("language", str, self.raw.get("languageCode", "en"))),
+            author=self._author(),
+            description=str(self.get("description", str, "")),
+            theme=self._theme(),
+            menu=self._menu(),
+            taxonomies=self._taxonomies(),
+            permalinks={str(k): str(v) for k, v in self.get("permalinks", dict, {}).items()},
+            params=self.get("params", dict, {}),
+            build=self._flags("build", BuildSettings),
+            markdown=self._flags("markdown", MarkdownSettings),
+            paginate=self._positive("paginate", 10),
+            summary_length=self._positive("summary_length", 70),
+            toc=bool(self.get("toc", bool, False)),
+            enable_git_info=bool(self.get("enable_git_info", bool, False)),
+            feeds=self.get("feeds", dict, {}),
+            search=self.get("search", dict, {}),
+            cv=self.get("cv", dict, {}),
+            deploy=self.get("deploy", dict, {}),
+            path=self.path,
+        )
+        raise_if_any(self.errors)
+        return cfg, self.warnings
+
+    def _base_url(self) -> str:
+        value = str(self.get("base_url", str, self.raw.get("baseURL", "/")))
+        parts = urlsplit(value)
+        if parts.scheme and parts.scheme not in ("http", "https"):
+            self.error("base_url", f"unsupported scheme in {value!r}", hint="use https://host/path/")
+        if not parts.scheme and not value.startswith("/"):
+            self.error("base_url", f"{value!r} is neither an absolute URL nor a path",
+                       hint="write `https://user.github.io/repo/` or `/`")
+        return value if value.endswith("/") else value + "/"
+
+    def _author(self) -> Author:
+        value = self.raw.get("author", {})
+        if isinstance(value, str):
+            return Author(name=value)
+        if not isinstance(value, dict):
+            self.error("author", "expected a mapping with `name` and `email`")
+            return Author()
+        return Author(name=str(value.get("name", "")), email=str(value.get("email", "")))
+
+    def _theme(self) -> str:
+        theme = str(self.get("theme", str, "default"))
+        if "/" in theme or "\\" in theme or theme.startswith("."):
+            self.error("theme", f"{theme!r} is not a theme name", hint="name a folder under themes/")
+            return "default"
+        return theme
+
+    def _menu(self) -> tuple[MenuItem, ...]:
+        items = self.get("menu", list, [])
+        out: list[MenuItem] = []
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or "name" not in item or "url" not in item:
+                self.error("menu", f"entry {i + 1} needs `name` and `url`")
+                continue
+            weight = item.get("weight", 0)
+            out.append(MenuItem(str(item["name"]), str(item["url"]), weight if isinstance(weight, int) else 0))
+        return tuple(sorted(out, key=lambda m: m.weight))
+
+    def _taxonomies(self) -> tuple[str, ...]:
+        value = self.raw.get("taxonomies", ["categories", "tags"])
+        if isinstance(value, dict):
+            names = [str(v) for v in value.values()]
+        elif isinstance(value, list):
+            names = [str(v) for v in value]
+        else:
+            self.error("taxonomies", "expected a list of names or a mapping singular: plural")
+            names = ["categories", "tags"]
+        return tuple(dict.fromkeys(names))
+
+    def _flags(self, key: str, cls: type[Any]) -> Any:
+        value = self.get(key, dict, {})
+        allowed = {f.name for f in fields(cls)}
+        kwargs: dict[str, bool] = {}
+        for name, flag in value.items():
+            if name not in allowed:
+                self.warnings.append(Diagnostic(f"unknown key `{key}.{name}`",
+                                                hint=f"known keys: {', '.join(sorted(allowed))}",
+                                                **self._loc(f"{key}.{name}")))
+            elif not isinstance(flag, bool):
+                self.error(f"{key}.{name}", f"expected true or false, got {flag!r}")
+            else:
+                kwargs[name] = flag
+        return cls(**kwargs)
+
+    def _positive(self, key: str, default: int) -> int:
+        value = self.get(key, int, default)
+        if value < 1:
+            self.error(key, f"must be at least 1, got {value}")
+            return default
+        return int(value)
+
+
+def find_config(site_dir: Path) -> Path | None:
+    """The configuration file of a site folder, if any."""
+    for name in CONFIG_NAMES:
+        if (site_dir / name).is_file():
+            return site_dir / name
+    return None
+
+
+def load_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
+    """Read and parse the site's configuration file (defaults when there is none)."""
+    found = find_config(site_dir)
+    if found is None:
+        return SiteConfig(), []
+    try:
+        text = found.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not valid UTF-8 (byte offset {exc.start})", path=found.name,
+                          hint="save the file as UTF-8") from None
+    return parse_config(text, found.name)

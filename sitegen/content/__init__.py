@@ -1,0 +1,1 @@
+"""Content: discovering sources, parsing pages, and assembling the content tree."""

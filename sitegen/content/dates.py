@@ -1,0 +1,76 @@
+"""Dates in front matter: YAML dates, offset datetimes and strings, read the same in every time zone."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+
+UTC = dt.UTC
+
+_DATE_ONLY = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}$")
+_JEKYLL_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
+
+
+class DateParseError(ValueError):
+    """A value that is not a date; the message says what was expected."""
+
+
+def parse_date(value: object) -> dt.datetime | None:
+    """Turn a front matter value into an aware datetime.
+
+    A date-only value is that calendar date at midnight UTC, so it is the same date whatever TZ the build
+    runs in; a naive datetime is taken as UTC; an offset is kept so that the author's local time shows.
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day, tzinfo=UTC)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise DateParseError(f"{value!r} is a number, not a date")
+    if not isinstance(value, str):
+        raise DateParseError(f"expected a date, got {type(value).__name__}")
+    text = value.strip()
+    try:
+        if _DATE_ONLY.match(text):
+            y, m, d = (int(p) for p in text.split("-"))
+            return dt.datetime(y, m, d, tzinfo=UTC)
+        parsed = dt.datetime.fromisoformat(text.replace(" ", "T", 1) if " " in text else text)
+    except ValueError as exc:
+        raise DateParseError(f"{text!r} is not a valid date ({exc})") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def date_from_filename(stem: str) -> tuple[dt.datetime, str] | None:
+    """Jekyll-style `2024-03-10-title` gives (2024-03-10, `title`)."""
+    match = _JEKYLL_NAME.match(stem)
+    if not match:
+        return None
+    try:
+        date = dt.datetime(int(match[1]), int(match[2]), int(match[3]), tzinfo=UTC)
+    except ValueError:
+        return None
+    return date, match[4]
+
+
+def build_time() -> dt.datetime:
+    """The moment the build happens: SOURCE_DATE_EPOCH when set (reproducible builds), else now."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.strip().isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), tz=UTC)
+    return dt.datetime.now(tz=UTC)
+
+
+def source_date_epoch() -> dt.datetime | None:
+    """SOURCE_DATE_EPOCH as a datetime, or None when unset."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch and epoch.strip().isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), tz=UTC)
+    return None
+
+
+def iso(value: dt.datetime) -> str:
+    """RFC 3339 text of an aware datetime (`2024-03-01T00:00:00+00:00`)."""
+    return value.isoformat(timespec="seconds")

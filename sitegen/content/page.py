@@ -1,0 +1,200 @@
+"""Page: one content file's metadata and Markdown, parsed purely from (source path, text, config)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sitegen.config import SiteConfig
+from sitegen.content.dates import DateParseError, date_from_filename, parse_date
+from sitegen.content.frontmatter import FrontMatter, normalize_text, split_front_matter
+from sitegen.content.urls import UnsafeURLError, check_safe_slug, nfc, normalize_url_path
+from sitegen.errors import ContentError, SitegenError, raise_if_any
+
+KNOWN_KEYS = frozenset({
+    "title", "date", "lastmod", "publishDate", "expiryDate", "draft", "summary", "description", "slug", "url",
+    "aliases", "categories", "tags", "layout", "weight", "hiddenFromHomePage", "hidden", "toc", "math", "lang",
+    "images", "type",
+})
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
+_LAYOUT = re.compile(r"^[\w][\w.-]*(/[\w][\w.-]*)*$", re.UNICODE)
+
+
+@dataclass
+class Page:
+    """A content page before rendering. `kind` is `home`, `section` or `page`; relations are keys."""
+
+    source: str
+    """Content-relative POSIX path, NFC (`posts/论文笔记.md`)."""
+    kind: str
+    """`home` (content/_index.md), `section` (a folder's _index.md) or `page`."""
+    title: str
+    body: str
+    """Markdown text after the front matter."""
+    body_line: int = 1
+    """1-based line in the file where `body` starts (for messages)."""
+    date: dt.datetime | None = None
+    lastmod: dt.datetime | None = None
+    publish_date: dt.datetime | None = None
+    expiry_date: dt.datetime | None = None
+    draft: bool = False
+    summary: str | None = None
+    """Summary from front matter (Markdown), if given."""
+    description: str = ""
+    slug: str | None = None
+    url: str | None = None
+    """Front matter `url` override, normalized to a site path."""
+    aliases: list[str] = field(default_factory=list)
+    taxonomies: dict[str, list[str]] = field(default_factory=dict)
+    layout: str | None = None
+    type: str | None = None
+    weight: int = 0
+    hidden: bool = False
+    toc: bool | None = None
+    math: bool | None = None
+    lang: str | None = None
+    images: list[str] = field(default_factory=list)
+    params: dict[str, Any] = field(default_factory=dict)
+    """Every other front matter key, for templates."""
+    lastmod_from_git: bool = False
+    """`lastmod: git` asks for the date of the last commit touching the file."""
+
+    @property
+    def folder(self) -> str:
+        """The content folder of the page (`posts` for `posts/x.md` and for `posts/x/index.md`)."""
+        folder = posixpath.dirname(self.source)
+        return posixpath.dirname(folder) if self.is_bundle else folder
+
+    @property
+    def is_bundle(self) -> bool:
+        """A leaf bundle: `posts/x/index.md`, whose sibling files are its resources."""
+        return posixpath.basename(self.source) in ("index.md", "index.markdown") and "/" in self.source
+
+    @property
+    def stem(self) -> str:
+        """The name the URL is built from: file stem, or the bundle folder's name."""
+        if self.is_bundle:
+            return posixpath.basename(posixpath.dirname(self.source))
+        return posixpath.splitext(posixpath.basename(self.source))[0]
+
+
+def _kind(source: str) -> str:
+    name = posixpath.basename(source)
+    if name.startswith("_index."):
+        return "home" if "/" not in source else "section"
+    return "page"
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list | tuple):
+        return [str(v) for v in value if v is not None and str(v).strip()]
+    return [str(value)] if str(value).strip() else []
+
+
+def parse_page(source: str, text: str, config: SiteConfig) -> Page:
+    """Parse one content file. Raises ContentError (or ErrorGroup) naming the file, line and column."""
+    source = nfc(source)
+    fm = split_front_matter(normalize_text(text), source)
+    errors: list[SitegenError] = []
+    data = fm.data
+
+    def err(key: str, message: str, hint: str | None = None) -> None:
+        errors.append(ContentError(f"`{key}`: {message}", path=source, line=fm.key_line(key), col=1, hint=hint))
+
+    def date_of(key: str) -> dt.datetime | None:
+        try:
+            return parse_date(data.get(key))
+        except DateParseError as exc:
+            err(key, str(exc), "write dates as 2024-03-01 or 2024-03-01T10:00:00+08:00")
+            return None
+
+    kind = _kind(source)
+    page = Page(source=source, kind=kind, title="", body=fm.body, body_line=fm.body_line)
+    page.date = date_of("date")
+    if data.get("lastmod") == "git":
+        page.lastmod_from_git = True
+    else:
+        page.lastmod = date_of("lastmod")
+    page.publish_date = date_of("publishDate")
+    page.expiry_date = date_of("expiryDate")
+    from_name = date_from_filename(page.stem) if kind == "page" else None
+    if from_name:
+        page.date = page.date or from_name[0]
+
+    title = data.get("title")
+    if title is None:
+        heading = _HEADING.search(fm.body)
+        title = heading.group(1).strip() if heading else (from_name[1] if from_name else page.stem)
+        if kind != "page" and not heading:
+            title = posixpath.basename(posixpath.dirname(source)) if kind == "section" else config.title
+    elif not isinstance(title, str | int | float) or isinstance(title, bool):
+        err("title", f"expected text, got {type(title).__name__}", "quote the title")
+        title = page.stem
+    page.title = str(title)
+
+    for key in ("draft", "hiddenFromHomePage", "hidden", "toc", "math"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, bool):
+            err(key, f"expected true or false, got {value!r}")
+    page.draft = data.get("draft") is True
+    page.hidden = data.get("hiddenFromHomePage") is True or data.get("hidden") is True
+    page.toc = data.get("toc") if isinstance(data.get("toc"), bool) else None
+    page.math = data.get("math") if isinstance(data.get("math"), bool) else None
+
+    weight = data.get("weight", 0)
+    if isinstance(weight, bool) or not isinstance(weight, int | float):
+        err("weight", f"expected a number, got {weight!r}")
+    else:
+        page.weight = int(weight)
+
+    page.summary = str(data["summary"]) if data.get("summary") is not None else None
+    page.description = str(data.get("description") or "")
+    page.lang = str(data["lang"]) if data.get("lang") else None
+    page.images = _as_list(data.get("images"))
+    page.type = str(data["type"]) if data.get("type") else None
+
+    if data.get("slug") is not None:
+        try:
+            page.slug = check_safe_slug(str(data["slug"]))
+        except UnsafeURLError as exc:
+            err("slug", str(exc), "a slug is one path segment such as `my-post`")
+    elif from_name:
+        page.slug = from_name[1]
+    if data.get("url") is not None:
+        try:
+            page.url = normalize_url_path(str(data["url"]))
+        except UnsafeURLError as exc:
+            err("url", str(exc), "write a site path such as `/about/`")
+    for alias in _as_list(data.get("aliases")):
+        try:
+            page.aliases.append(normalize_url_path(alias))
+        except UnsafeURLError as exc:
+            err("aliases", str(exc), "aliases are site paths such as `/old/path/`")
+
+    layout = data.get("layout")
+    if layout is not None:
+        if not isinstance(layout, str) or not _LAYOUT.match(layout) or ".." in layout:
+            err("layout", f"{layout!r} is not a layout name", "name a template such as `cv` or `talk`")
+        else:
+            page.layout = layout
+
+    for taxonomy in config.taxonomies:
+        values = data.get(taxonomy)
+        if values is not None and not isinstance(values, list | tuple | str | int | float):
+            err(taxonomy, "expected a list of names", f"write `{taxonomy}: [one, two]`")
+            continue
+        page.taxonomies[taxonomy] = _as_list(values)
+
+    page.params = {k: v for k, v in data.items() if k not in KNOWN_KEYS and k not in config.taxonomies}
+    raise_if_any(errors)
+    return page
+
+
+def parse_front_matter_only(source: str, text: str) -> FrontMatter:
+    """Split without interpreting (for tools such as `sitegen check`)."""
+    return split_front_matter(normalize_text(text), source)

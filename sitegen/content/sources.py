@@ -1,0 +1,156 @@
+"""Discover a site's source files: content pages, bundle resources, static files and data files."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sitegen.content.urls import nfc
+from sitegen.errors import ContentError, SitegenError
+from sitegen.yamlload import load_yaml
+
+MARKDOWN_EXTS = (".md", ".markdown")
+DATA_EXTS = (".yaml", ".yml", ".json", ".toml")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file of the site: its NFC POSIX path relative to its root folder, and where it is on disk."""
+
+    rel: str
+    path: Path
+
+
+@dataclass
+class Sources:
+    """Everything discovered under the site folder, sorted by path."""
+
+    pages: list[SourceFile] = field(default_factory=list)
+    """Markdown files under content/."""
+    resources: list[SourceFile] = field(default_factory=list)
+    """Non-Markdown files under content/ (bundle resources, images next to pages)."""
+    static: list[SourceFile] = field(default_factory=list)
+    """Files under static/ (site) and the theme's static/, site winning."""
+    data: list[SourceFile] = field(default_factory=list)
+    """Files under data/."""
+    errors: list[SitegenError] = field(default_factory=list)
+
+
+def walk_files(root: Path, site_root: Path, label: str, errors: list[SitegenError]) -> list[SourceFile]:
+    """All regular files below `root`, sorted; symlinks are followed only when they stay inside `site_root`.
+
+    Dotfiles and dot-folders (`.git`, `.DS_Store`) are skipped.
+    """
+    out: list[SourceFile] = []
+    if not root.is_dir():
+        return out
+    site_real = site_root.resolve()
+    seen: set[Path] = set()
+
+    def visit(folder: Path, rel: str) -> None:
+        real = folder.resolve()
+        if real in seen:
+            return
+        seen.add(real)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            errors.append(ContentError(f"cannot read folder: {exc.strerror}", path=f"{label}/{rel}"))
+            return
+        for entry in entries:
+            if entry.name.startswith(".") or entry.name.endswith("~"):
+                continue
+            child_rel = f"{rel}/{nfc(entry.name)}" if rel else nfc(entry.name)
+            child = Path(entry.path)
+            if entry.is_symlink():
+                target = child.resolve()
+                if not target.is_relative_to(site_real):
+                    errors.append(ContentError(
+                        f"symlink points outside the site (to {os.readlink(child)!r})", path=f"{label}/{child_rel}",
+                        hint="copy the file into the site, or point the link at a file inside it"))
+                    continue
+                if not target.exists():
+                    errors.append(ContentError("broken symlink", path=f"{label}/{child_rel}",
+                                               hint="remove it or fix its target"))
+                    continue
+            if entry.is_dir(follow_symlinks=True):
+                visit(child, child_rel)
+            elif entry.is_file(follow_symlinks=True):
+                out.append(SourceFile(child_rel, child))
+
+    visit(root, "")
+    return out
+
+
+def discover_sources(site_dir: Path, theme_dirs: list[Path]) -> Sources:
+    """Scan content/, static/ (site then themes) and data/ once."""
+    sources = Sources()
+    for f in walk_files(site_dir / "content", site_dir, "content", sources.errors):
+        (sources.pages if f.rel.lower().endswith(MARKDOWN_EXTS) else sources.resources).append(f)
+    static: dict[str, SourceFile] = {}
+    for theme in reversed(theme_dirs):
+        for f in walk_files(theme / "static", theme, "static", sources.errors):
+            static[f.rel] = f
+    for f in walk_files(site_dir / "static", site_dir, "static", sources.errors):
+        static[f.rel] = f
+    sources.static = [static[k] for k in sorted(static)]
+    sources.data = [f for f in walk_files(site_dir / "data", site_dir, "data", sources.errors)
+                    if f.rel.lower().endswith(DATA_EXTS)]
+    return sources
+
+
+def read_text(source: SourceFile, label: str) -> str:
+    """Read a UTF-8 source file; an invalid byte is reported with its line and byte offset."""
+    raw = source.path.read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ContentError(f"invalid UTF-8 byte 0x{raw[exc.start]:02x} at byte offset {exc.start}",
+                           path=f"{label}/{source.rel}", line=line, col=col,
+                           hint="re-save the file as UTF-8") from None
+
+
+def parse_data_file(rel: str, text: str) -> Any:
+    """Parse one data file's text by its extension (YAML 1.2 scalars, JSON, TOML)."""
+    label = f"data/{rel}"
+    text = text.lstrip("\ufeff")
+    try:
+        if rel.endswith(".json"):
+            return json.loads(text)
+        if rel.endswith(".toml"):
+            return tomllib.loads(text)
+        return load_yaml(text)
+    except json.JSONDecodeError as exc:
+        raise ContentError(f"invalid JSON: {exc.msg}", path=label, line=exc.lineno, col=exc.colno) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(f"invalid TOML: {exc}", path=label) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ContentError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path=label,
+                           line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None,
+                           hint="check indentation and quoting") from None
+
+
+def load_data(files: list[SourceFile], errors: list[SitegenError]) -> dict[str, Any]:
+    """`data/a/b.yaml` becomes `data["a"]["b"]`; errors are appended, not raised."""
+    data: dict[str, Any] = {}
+    for f in files:
+        try:
+            value = parse_data_file(f.rel, read_text(f, "data"))
+        except SitegenError as exc:
+            errors.append(exc)
+            continue
+        *folders, name = f.rel.split("/")
+        node = data
+        for folder in folders:
+            node = node.setdefault(folder, {})
+        node[name.rsplit(".", 1)[0]] = value
+    return data

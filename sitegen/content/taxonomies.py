@@ -1,0 +1,47 @@
+"""Taxonomies: group pages by term (categories, tags, series), with Unicode-preserving term slugs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sitegen.content.tree import ContentTree
+from sitegen.content.urls import slugify
+
+
+@dataclass
+class Term:
+    """One term of a taxonomy: display name (as first written), slug, and its pages newest first."""
+
+    taxonomy: str
+    name: str
+    slug: str
+    pages: list[str] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        """Site path of the term page (`/tags/deep-learning/`)."""
+        return f"/{self.taxonomy}/{self.slug}/"
+
+
+def collect_taxonomies(tree: ContentTree, names: tuple[str, ...]) -> dict[str, dict[str, Term]]:
+    """`{taxonomy: {slug: Term}}` over the published regular pages.
+
+    `PyTorch` and `pytorch` are one term; the name shown is the one written in the first page by path order,
+    so it does not depend on dates or the file system.
+    """
+    result: dict[str, dict[str, Term]] = {name: {} for name in names}
+    for source in sorted(tree.regular):
+        page = tree.pages[source]
+        for taxonomy in names:
+            for value in page.taxonomies.get(taxonomy, []):
+                slug = slugify(value)
+                if not slug:
+                    continue
+                term = result[taxonomy].setdefault(slug, Term(taxonomy, value.strip(), slug))
+                if source not in term.pages:
+                    term.pages.append(source)
+    order = {source: i for i, source in enumerate(tree.regular)}
+    for terms in result.values():
+        for term in terms.values():
+            term.pages.sort(key=order.__getitem__)
+    return {name: dict(sorted(terms.items())) for name, terms in result.items()}

@@ -1,0 +1,57 @@
+"""Text statistics: word counts where each CJK character is a word, reading time, and plain-text summaries."""
+
+from __future__ import annotations
+
+import html
+import re
+
+_TAGS = re.compile(r"<[^>]*>", re.S)
+_CJK = re.compile(
+    r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    r"\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
+_WORD = re.compile(r"[^\s\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf"
+                   r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]+")
+_PUNCT_ONLY = re.compile(r"^\W+$")
+
+WORDS_PER_MINUTE = 220
+CJK_CHARS_PER_MINUTE = 400
+
+
+def plain_text(fragment: str) -> str:
+    """Strip tags and unescape entities."""
+    return html.unescape(_TAGS.sub(" ", fragment))
+
+
+def count_words(text: str) -> tuple[int, int]:
+    """(latin words, CJK characters) in plain text; punctuation-only tokens are not words."""
+    cjk = len(_CJK.findall(text))
+    words = sum(1 for w in _WORD.findall(text) if not _PUNCT_ONLY.match(w))
+    return words, cjk
+
+
+def word_count(text: str) -> int:
+    """Words, counting each CJK character as one word."""
+    words, cjk = count_words(text)
+    return words + cjk
+
+
+def reading_time(text: str) -> int:
+    """Minutes to read (at least 1): 220 words or 400 CJK characters a minute."""
+    words, cjk = count_words(text)
+    minutes = words / WORDS_PER_MINUTE + cjk / CJK_CHARS_PER_MINUTE
+    return max(1, round(minutes + 0.4999))
+
+
+def truncate_words(text: str, limit: int) -> str:
+    """The first `limit` words of plain text (each CJK character a word), ending with `…` when cut."""
+    count = 0
+    out: list[str] = []
+    for token in re.findall(r"\s+|" + _CJK.pattern + r"|[^\s\u4e00-\u9fff]+", text):
+        if token.isspace():
+            out.append(" ")
+            continue
+        count += 1
+        if count > limit:
+            return "".join(out).rstrip() + "…"
+        out.append(token)
+    return "".join(out).strip()

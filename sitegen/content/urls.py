@@ -1,0 +1,101 @@
+"""URL rules: Unicode-preserving slugs, pretty URLs, permalink patterns, and safe output paths."""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+import re
+import unicodedata
+from urllib.parse import quote, unquote
+
+_DROP = re.compile(r"[^\w\s-]", re.UNICODE)
+_DASHES = re.compile(r"[\s_-]+", re.UNICODE)
+_PATTERN_TOKEN = re.compile(r":(year|month|day|slug|section|title|filename)")
+
+
+class UnsafeURLError(ValueError):
+    """A URL or slug that would leave the output directory or is not a usable path."""
+
+
+def nfc(text: str) -> str:
+    """NFC-normalize text (file names saved as NFD on macOS give the same URL)."""
+    return unicodedata.normalize("NFC", text)
+
+
+def slugify(text: str) -> str:
+    """`Deep Learning` -> `deep-learning`; `深度学习` stays `深度学习`; `PyTorch` and `pytorch` are equal.
+
+    Keeps letters and digits of every script, lowercases, turns spaces and runs of `-`/`_` into one `-`.
+    """
+    text = nfc(text).strip().casefold()
+    text = _DROP.sub("", text)
+    return _DASHES.sub("-", text).strip("-")
+
+
+def slugify_path_part(text: str) -> str:
+    """A slug for a file-name part: like slugify but keeps `_` (Hugo keeps file names as they are)."""
+    text = nfc(text).strip()
+    text = re.sub(r"[^\w\s.-]", "", text, flags=re.UNICODE).strip()
+    return re.sub(r"\s+", "-", text).lower()
+
+
+def check_safe_slug(slug: str) -> str:
+    """Refuse slugs that could climb out of their folder (`..`, `/`, `%2e%2e`, control characters)."""
+    decoded = unquote(unquote(slug))
+    if not decoded or decoded in (".", "..") or any(c in decoded for c in "/\\\x00") or decoded.startswith("."):
+        raise UnsafeURLError(f"slug {slug!r} is not a plain name")
+    if any(unicodedata.category(c) == "Cc" for c in decoded):
+        raise UnsafeURLError(f"slug {slug!r} contains control characters")
+    return nfc(slug)
+
+
+def normalize_url_path(url: str) -> str:
+    """Turn a front matter `url` into a clean site path `/a/b/` (or `/a/b.html`), refusing `..` and `%2e%2e`."""
+    decoded = nfc(unquote(unquote(url))).replace("\\", "/")
+    if "\x00" in decoded or any(unicodedata.category(c) == "Cc" for c in decoded):
+        raise UnsafeURLError(f"URL {url!r} contains control characters")
+    if "://" in decoded or decoded.startswith("//"):
+        raise UnsafeURLError(f"URL {url!r} must be a path on this site, not an absolute URL")
+    parts = [p for p in decoded.split("/") if p not in ("", ".")]
+    if any(p == ".." for p in parts):
+        raise UnsafeURLError(f"URL {url!r} climbs out of the site with `..`")
+    path = "/" + "/".join(parts)
+    if not parts:
+        return "/"
+    if posixpath.splitext(parts[-1])[1] and not decoded.endswith("/"):
+        return path
+    return path + "/"
+
+
+def output_path_for(url_path: str) -> str:
+    """The output file of a site path: `/a/` -> `a/index.html`, `/a.html` -> `a.html`, `/` -> `index.html`."""
+    if url_path.endswith("/"):
+        return (url_path.lstrip("/") + "index.html") if url_path != "/" else "index.html"
+    return url_path.lstrip("/")
+
+
+def expand_permalink(pattern: str, *, date: dt.datetime | None, slug: str, section: str, title: str,
+                     filename: str) -> str:
+    """Expand `/posts/:year/:month/:slug/` for one page; unknown tokens are left as written."""
+    values = {
+        "year": f"{date.year:04d}" if date else "",
+        "month": f"{date.month:02d}" if date else "",
+        "day": f"{date.day:02d}" if date else "",
+        "slug": slug,
+        "section": section,
+        "title": slugify(title),
+        "filename": filename,
+    }
+    return _PATTERN_TOKEN.sub(lambda m: values[m.group(1)], pattern)
+
+
+def join_url(base_path: str, path: str) -> str:
+    """Prefix a site path with the base path (`/repo/` + `/a/` -> `/repo/a/`), percent-encoding non-ASCII."""
+    if not path.startswith("/"):
+        path = "/" + path
+    return quote(base_path.rstrip("/") + path, safe="/#?&=%:@!$'()*+,;~-._")
+
+
+def encode_href(path: str) -> str:
+    """Percent-encode a site path for an href, leaving existing escapes alone."""
+    return quote(path, safe="/#?&=%:@!$'()*+,;~-._")

@@ -1,0 +1,46 @@
+"""Resolve relative links written in Markdown (`../other.md`, `other/`, `img.png`) to the target's URL."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from urllib.parse import unquote
+
+from sitegen.content.tree import ContentTree
+from sitegen.content.urls import nfc
+from sitegen.templates import UrlHelper
+
+_MARKDOWN = (".md", ".markdown")
+
+
+class LinkResolver:
+    """Maps a page's relative links to final hrefs using the assembled content tree."""
+
+    def __init__(self, tree: ContentTree, urls: UrlHelper) -> None:
+        self.tree = tree
+        self.urls = urls
+
+    def for_page(self, source: str) -> Callable[[str], str | None]:
+        """A resolver bound to one page (links are relative to its content folder)."""
+        page = self.tree.pages[source]
+        folder = posixpath.dirname(source)
+
+        def resolve(href: str) -> str | None:
+            path, sep, fragment = href.partition("#")
+            path, qsep, query = path.partition("?")
+            suffix = (qsep + query) + (sep + fragment)
+            target = posixpath.normpath(posixpath.join(folder, nfc(unquote(path)))) if path else source
+            if target.startswith("../") or target == "..":
+                return None if path.lower().endswith(_MARKDOWN) else href
+            found = self.tree.by_path.get(target) or self.tree.by_path.get(target + "/")
+            if found is not None and found in self.tree.urls:
+                return self.urls.url(self.tree.urls[found]) + suffix
+            if target in self.tree.resources:
+                if page.is_bundle and target.startswith(folder + "/"):
+                    return href
+                return self.urls.url("/" + self.tree.resources[target]) + suffix
+            if path.lower().endswith(_MARKDOWN) or (path.endswith("/") and not page.is_bundle):
+                return None
+            return href
+
+        return resolve

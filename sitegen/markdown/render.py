@@ -1,0 +1,200 @@
+"""MarkdownRenderer: CommonMark + GFM + footnotes, deflists, attrs, math, anchors, highlighting, link rewriting."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.tasklists import tasklists_plugin
+
+from sitegen.config import MarkdownSettings
+from sitegen.content.urls import slugify
+from sitegen.markdown.highlight import highlight_code
+
+MORE = "<!--more-->"
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    """One heading of the table of contents."""
+
+    level: int
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link or image written in the page, with the file line it was written on."""
+
+    href: str
+    line: int
+    kind: str = "link"
+    """`link` or `image`."""
+
+
+@dataclass
+class RenderContext:
+    """What rendering one page needs to know about it."""
+
+    source: str = "<string>"
+    body_line: int = 1
+    resolve_link: Callable[[str], str | None] | None = None
+    """Maps a relative link to its final href; returns None when the target does not exist."""
+
+
+@dataclass
+class Rendered:
+    """The result of rendering one page's Markdown."""
+
+    html: str
+    toc: list[TocEntry] = field(default_factory=list)
+    summary_html: str | None = None
+    """HTML before `<!--more-->`, when the page has that marker."""
+    links: list[Link] = field(default_factory=list)
+    broken_links: list[Link] = field(default_factory=list)
+    """Relative links to content files that do not exist."""
+    has_math: bool = False
+
+
+def _math_renderer(content: str, options: dict[str, Any]) -> str:
+    if options.get("display_mode"):
+        return "\\[" + escape(content, quote=False) + "\\]"
+    return "\\(" + escape(content, quote=False) + "\\)"
+
+
+class MarkdownRenderer:
+    """One configured parser, reused for every page of a build."""
+
+    def __init__(self, settings: MarkdownSettings | None = None) -> None:
+        self.settings = settings or MarkdownSettings()
+        md = MarkdownIt("commonmark", {"html": True, "linkify": True, "typographer": False})
+        md.enable(["table", "strikethrough", "linkify"])
+        md.use(footnote_plugin).use(deflist_plugin).use(tasklists_plugin)
+        md.use(attrs_plugin).use(attrs_block_plugin)
+        md.use(dollarmath_plugin, allow_space=False, allow_digits=False, renderer=_math_renderer)
+        md.add_render_rule("fence", lambda _renderer, tokens, idx, options, env: self._render_fence(
+            tokens, idx, options, env))
+        md.validateLink = lambda url: not url.strip().lower().startswith(("javascript:", "vbscript:"))  # type: ignore
+        self.md = md
+
+    def _render_fence(self, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+        token = tokens[idx]
+        if self.settings.highlight:
+            return highlight_code(token.content, token.info)
+        lang = token.info.strip().split(" ")[0] if token.info.strip() else ""
+        cls = f' class="language-{escape(lang, quote=True)}"' if lang else ""
+        return f'<div class="highlight"><pre><code{cls}>{escape(token.content)}</code></pre></div>\n'
+
+    def render(self, text: str, ctx: RenderContext | None = None) -> Rendered:
+        """Render Markdown to HTML plus a table of contents, summary and the links written in it."""
+        ctx = ctx or RenderContext()
+        env: dict[str, Any] = {}
+        tokens = self.md.parse(text, env)
+        result = Rendered(html="")
+        if not self.settings.unsafe_html:
+            tokens = _drop_raw_html(tokens)
+        self._walk(tokens, ctx, result)
+        html = self.md.renderer.render(tokens, self.md.options, env)
+        if MORE in html:
+            head, _, _ = html.partition(MORE)
+            result.summary_html = head.strip()
+            html = html.replace(MORE, "", 1)
+        result.html = html
+        return result
+
+    def _walk(self, tokens: list[Token], ctx: RenderContext, result: Rendered) -> None:
+        """Give headings stable unique ids, collect the toc, rewrite and record links."""
+        used: set[str] = set()
+        line = ctx.body_line
+        for i, token in enumerate(tokens):
+            if token.map:
+                line = ctx.body_line + token.map[0]
+            if token.type.startswith("math_"):
+                result.has_math = True
+            if token.type == "heading_open":
+                inline = tokens[i + 1]
+                _heading_attrs(token, inline)
+                title = "".join(c.content for c in (inline.children or []) if c.type in ("text", "code_inline"))
+                anchor = str(token.attrs.get("id") or "") or _unique(slugify(title) or "section", used)
+                used.add(anchor)
+                token.attrSet("id", anchor)
+                result.toc.append(TocEntry(int(token.tag[1]), anchor, title))
+            if token.children:
+                for child in token.children:
+                    if child.type.startswith("math_"):
+                        result.has_math = True
+                    if child.type == "link_open":
+                        self._link(child, "href", line, ctx, result, "link")
+                    elif child.type == "image":
+                        self._link(child, "src", line, ctx, result, "image")
+
+    @staticmethod
+    def _link(token: Token, attr: str, line: int, ctx: RenderContext, result: Rendered, kind: str) -> None:
+        href = str(token.attrs.get(attr) or "")
+        if ctx.resolve_link is not None and _is_relative(href):
+            new = ctx.resolve_link(href)
+            if new is None:
+                result.broken_links.append(Link(href, line, kind))
+            else:
+                token.attrSet(attr, new)
+                href = new
+        result.links.append(Link(href, line, kind))
+
+
+_HEADING_ATTRS = re.compile(r"\s*\{((?:\s*[#.][\w:-]+)+)\s*\}\s*$", re.UNICODE)
+
+
+def _heading_attrs(heading: Token, inline: Token) -> None:
+    """Hugo/kramdown `## Title {#id .class}`: move trailing attributes onto the heading."""
+    children = inline.children or []
+    if not children or children[-1].type != "text":
+        return
+    match = _HEADING_ATTRS.search(children[-1].content)
+    if not match:
+        return
+    children[-1].content = children[-1].content[: match.start()]
+    classes = []
+    for part in match.group(1).split():
+        if part.startswith("#"):
+            heading.attrSet("id", part[1:])
+        else:
+            classes.append(part[1:])
+    if classes:
+        heading.attrSet("class", " ".join(classes))
+
+
+def _is_relative(href: str) -> bool:
+    if not href or href.startswith(("#", "/", "mailto:", "tel:", "data:")):
+        return False
+    return "://" not in href.split("?")[0].split("#")[0] and not href.startswith("//")
+
+
+def _unique(base: str, used: set[str]) -> str:
+    if base not in used:
+        return base
+    n = 1
+    while f"{base}-{n}" in used:
+        n += 1
+    return f"{base}-{n}"
+
+
+def _drop_raw_html(tokens: list[Token]) -> list[Token]:
+    """`markdown.unsafe_html: false`: remove raw HTML (but keep the `<!--more-->` marker)."""
+    kept: list[Token] = []
+    for token in tokens:
+        if token.type == "html_block" and token.content.strip() != MORE:
+            continue
+        if token.children:
+            token.children = [c for c in token.children if c.type != "html_inline" or c.content == MORE]
+        kept.append(token)
+    return kept

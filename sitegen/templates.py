@@ -1,0 +1,132 @@
+"""The Jinja2 environment: site layouts before theme layouts, strict undefined, URL helpers and filters."""
+
+from __future__ import annotations
+
+import datetime as dt
+import traceback
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+import sitegen
+from sitegen.config import SiteConfig
+from sitegen.content.urls import encode_href, join_url
+from sitegen.errors import ConfigError, TemplateError
+
+_ZH_MONTHS = "一二三四五六七八九十"
+
+
+def theme_dirs(site_dir: Path, theme: str) -> list[Path]:
+    """The folders of the active theme, most specific first: `<site>/themes/<name>`, then sitegen's own."""
+    package = Path(sitegen.__file__).parent
+    candidates = [site_dir / "themes" / theme, package / "themes" / theme, package.parent / "themes" / theme]
+    for candidate in candidates:
+        if (candidate / "layouts").is_dir():
+            return [candidate]
+    raise ConfigError(f"theme `{theme}` not found", path="sitegen.yaml",
+                      hint=f"looked in {', '.join(str(c) for c in candidates[:1])} and sitegen's themes; "
+                           "create themes/<name>/layouts/ or set `theme: default`")
+
+
+class UrlHelper:
+    """Builds every URL of the site from `base_url`, so themes never concatenate paths by hand."""
+
+    def __init__(self, config: SiteConfig) -> None:
+        self.base_path = config.base_path
+        self.origin = config.site_origin
+
+    def url(self, path: str) -> str:
+        """Site-relative URL including the base path: `/about/` -> `/repo/about/` (percent-encoded)."""
+        if "://" in path or path.startswith(("mailto:", "tel:", "#", "//")):
+            return path
+        if path.startswith(self.base_path) and self.base_path != "/" and path != "/":
+            return encode_href(path)
+        return join_url(self.base_path, path)
+
+    def absurl(self, path: str) -> str:
+        """Absolute URL (`https://host/repo/about/`); a bare path when base_url has no host."""
+        full = self.url(path)
+        if "://" in full or full.startswith(("mailto:", "tel:", "//")):
+            return full
+        return self.origin + full
+
+
+def format_date(value: dt.datetime | dt.date | None, fmt: str = "%B %-d, %Y", lang: str = "en") -> str:
+    """Format a date for a language: English month names (locale-independent), or `2024年3月10日` for zh/ja."""
+    if value is None:
+        return ""
+    if lang.split("-")[0] in ("zh", "ja"):
+        return f"{value.year}年{value.month}月{value.day}日"
+    months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+              "October", "November", "December"]
+    fmt = fmt.replace("%B", months[value.month - 1]).replace("%b", months[value.month - 1][:3])
+    fmt = fmt.replace("%-d", str(value.day)).replace("%-m", str(value.month))
+    return value.strftime(fmt)
+
+
+def isodate(value: dt.datetime | None) -> str:
+    """RFC 3339 timestamp for `<time datetime>` and feeds."""
+    return value.isoformat(timespec="seconds") if value else ""
+
+
+def make_environment(search_path: list[Path], config: SiteConfig,
+                     markdownify: Callable[[str], str], extra_globals: dict[str, Any] | None = None,
+                     bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
+    """One environment per build: loader over site layouts then theme layouts."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,
+        bytecode_cache=bytecode_cache,
+        extensions=["jinja2.ext.loopcontrols"],
+    )
+    urls = UrlHelper(config)
+    env.globals.update(url=urls.url, relurl=urls.url, absurl=urls.absurl, sitegen_version=sitegen.__version__)
+    env.globals.update(extra_globals or {})
+    env.filters.update(
+        date=format_date,
+        isodate=isodate,
+        markdownify=lambda text: Markup(markdownify(str(text))),
+        url=urls.url,
+        absurl=urls.absurl,
+    )
+    return env
+
+
+def select_template(env: jinja2.Environment, candidates: Iterable[str], page_label: str) -> jinja2.Template:
+    """The first existing template among `candidates`; an error lists everywhere it looked."""
+    names = list(dict.fromkeys(candidates))
+    try:
+        return env.select_template(names)
+    except jinja2.TemplateSyntaxError as exc:
+        raise template_error(exc, page_label) from None
+    except jinja2.TemplatesNotFound:
+        loader = env.loader
+        roots = getattr(loader, "searchpath", [])
+        raise TemplateError(
+            f"no template for {page_label}", path=page_label,
+            causes=[f"looked for {', '.join(names)}", f"in {', '.join(str(r) for r in roots)}"],
+            hint="create one of those files in layouts/, or fix the page's `layout`") from None
+
+
+def template_error(exc: BaseException, page_label: str) -> TemplateError:
+    """Turn any exception raised while rendering into a TemplateError naming the template line and page."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return TemplateError(f"template syntax error: {exc.message}", path=exc.filename or exc.name,
+                             line=exc.lineno, causes=[f"while rendering {page_label}"],
+                             hint="check the matching {% ... %} / {{ ... }} pairs")
+    path, line = None, None
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename and frame.filename.endswith((".html", ".xml", ".txt", ".json", ".j2")):
+            path, line = frame.filename, frame.lineno
+            break
+    kind = "undefined variable" if isinstance(exc, jinja2.UndefinedError) else type(exc).__name__
+    return TemplateError(f"{kind}: {exc}", path=path, line=line, causes=[f"while rendering {page_label}"],
+                         hint="fix the template, or guard optional values with `is defined`")

@@ -1,0 +1,304 @@
+"""Read-only views of pages, terms and the site for templates (the template context contract).
+
+Views are thin: they look things up in the assembled tree and the rendered Markdown by key, so templates see
+`page.prev.title` without the tree holding object cycles.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from sitegen.config import SiteConfig
+from sitegen.content.page import Page
+from sitegen.content.taxonomies import Term
+from sitegen.content.text import plain_text, reading_time, truncate_words, word_count
+from sitegen.content.tree import ContentTree
+from sitegen.markdown import Rendered
+from sitegen.templates import UrlHelper
+
+
+@dataclass
+class SiteState:
+    """Everything the views read: config, tree, terms and rendered Markdown, keyed by source."""
+
+    config: SiteConfig
+    tree: ContentTree
+    taxonomies: dict[str, dict[str, Term]]
+    rendered: dict[str, Rendered]
+    summaries: dict[str, str]
+    """Rendered front matter `summary` Markdown, by source."""
+    data: dict[str, Any]
+    urls: UrlHelper
+    build_date: dt.datetime | None = None
+    views: dict[str, PageView] = field(default_factory=dict)
+    listing_terms: dict[str, Term] = field(default_factory=dict)
+    """Synthesized term-page source -> its Term."""
+
+    def term_of(self, source: str) -> Term | None:
+        """The Term listed by a synthesized term page."""
+        return self.listing_terms.get(source)
+
+    def view(self, source: str | None) -> PageView | None:
+        """The (cached) view of a page by its source, or None."""
+        if source is None or source not in self.tree.pages:
+            return None
+        if source not in self.views:
+            self.views[source] = PageView(self, source)
+        return self.views[source]
+
+    def term_view(self, term: Term) -> TermView:
+        """The view of a taxonomy term."""
+        return TermView(self, term)
+
+
+class PageView:
+    """A page as templates see it."""
+
+    def __init__(self, state: SiteState, source: str) -> None:
+        self._state = state
+        self._page: Page = state.tree.pages[source]
+        self.source = source
+
+    def __getattr__(self, name: str) -> Any:
+        # Front matter fields of Page (title, date, weight, ...) pass straight through.
+        return getattr(self._page, name)
+
+    def __repr__(self) -> str:
+        return f"<PageView {self.source}>"
+
+    @property
+    def kind(self) -> str:
+        """`home`, `section` or `page`."""
+        return self._page.kind
+
+    @property
+    def rendered(self) -> Rendered:
+        return self._state.rendered.get(self.source) or Rendered(html="")
+
+    @property
+    def content(self) -> Markup:
+        """The page body as HTML."""
+        return Markup(self.rendered.html)
+
+    @cached_property
+    def summary(self) -> Markup:
+        """Front matter summary, else the text before `<!--more-->`, else the first words."""
+        if self.source in self._state.summaries:
+            return Markup(self._state.summaries[self.source])
+        if self.rendered.summary_html is not None:
+            return Markup(self.rendered.summary_html)
+        text = truncate_words(plain_text(self.rendered.html), self._state.config.summary_length)
+        return Markup(f"<p>{escape(text)}</p>") if text else Markup("")
+
+    @property
+    def truncated(self) -> bool:
+        """True when the summary is shorter than the content (show a "read more" link)."""
+        return self.rendered.summary_html is not None or len(self.plain) > len(plain_text(str(self.summary)))
+
+    @cached_property
+    def plain(self) -> str:
+        """The content as plain text."""
+        return " ".join(plain_text(self.rendered.html).split())
+
+    @cached_property
+    def word_count(self) -> int:
+        """Words, each CJK character counting as one."""
+        return word_count(self.plain)
+
+    @cached_property
+    def reading_time(self) -> int:
+        """Minutes to read."""
+        return reading_time(self.plain)
+
+    @property
+    def toc(self) -> list[Any]:
+        """Headings h2-h4 as `{level, id, title}`."""
+        return [t for t in self.rendered.toc if 2 <= t.level <= 4]
+
+    @property
+    def toc_enabled(self) -> bool:
+        """Whether the theme should show the table of contents."""
+        enabled = self._page.toc if self._page.toc is not None else self._state.config.toc
+        return bool(enabled) and len(self.toc) > 0
+
+    @property
+    def math(self) -> bool:
+        """Whether the page needs math rendering."""
+        if self._page.math is not None:
+            return self._page.math
+        return self._state.config.markdown.math and self.rendered.has_math
+
+    @property
+    def path(self) -> str:
+        """Site path without the base path (`/posts/x/`)."""
+        return self._state.tree.urls[self.source]
+
+    @property
+    def url(self) -> str:
+        """Site-relative URL with the base path."""
+        return self._state.urls.url(self.path)
+
+    @property
+    def permalink(self) -> str:
+        """Absolute URL."""
+        return self._state.urls.absurl(self.path)
+
+    @property
+    def section(self) -> str:
+        """Section key (`posts`), `""` for top-level pages."""
+        if self._page.kind == "page":
+            return self._state.tree.section_of.get(self.source, "")
+        return posixpath.dirname(self.source)
+
+    @property
+    def lang(self) -> str:
+        """The page's language, else the site's."""
+        return self._page.lang or self._state.config.language
+
+    @property
+    def prev(self) -> PageView | None:
+        """The older page of the same section."""
+        return self._state.view(self._state.tree.prev.get(self.source))
+
+    @property
+    def next(self) -> PageView | None:
+        """The newer page of the same section."""
+        return self._state.view(self._state.tree.next.get(self.source))
+
+    @cached_property
+    def pages(self) -> list[PageView]:
+        """For home and sections: the pages listed, newest first (home: every regular page)."""
+        tree = self._state.tree
+        term = self._state.term_of(self.source)
+        if term is not None:
+            return self._state.term_view(term).pages
+        if self._page.kind == "home":
+            sources = tree.regular
+        elif self._page.kind == "section":
+            section = tree.sections.get(posixpath.dirname(self.source))
+            sources = section.pages if section else []
+        else:
+            sources = []
+        return [v for v in (self._state.view(s) for s in sources) if v is not None]
+
+    @cached_property
+    def sections(self) -> list[PageView]:
+        """Subsections of a home or section page."""
+        key = "" if self._page.kind == "home" else posixpath.dirname(self.source)
+        section = self._state.tree.sections.get(key)
+        subs = section.subsections if section and self._page.kind != "page" else []
+        return [v for v in (self._state.view(self._state.tree.sections[k].page) for k in subs) if v is not None]
+
+    @cached_property
+    def taxonomies(self) -> dict[str, list[TermView]]:
+        """The page's terms per taxonomy."""
+        from sitegen.content.urls import slugify
+
+        out: dict[str, list[TermView]] = {}
+        for name, values in self._page.taxonomies.items():
+            terms = self._state.taxonomies.get(name, {})
+            out[name] = [self._state.term_view(terms[s]) for s in dict.fromkeys(slugify(v) for v in values)
+                         if s in terms]
+        return out
+
+    @property
+    def tags(self) -> list[TermView]:
+        return self.taxonomies.get("tags", [])
+
+    @property
+    def categories(self) -> list[TermView]:
+        return self.taxonomies.get("categories", [])
+
+    @cached_property
+    def resources(self) -> list[dict[str, str]]:
+        """Bundle resources as `{name, url}`."""
+        if not self._page.is_bundle:
+            return []
+        folder = posixpath.dirname(self.source) + "/"
+        return [{"name": rel[len(folder):], "url": self._state.urls.url("/" + out)}
+                for rel, out in sorted(self._state.tree.resources.items()) if rel.startswith(folder)]
+
+
+class TermView:
+    """A taxonomy term as templates see it."""
+
+    def __init__(self, state: SiteState, term: Term) -> None:
+        self._state = state
+        self.term = term
+        self.name = term.name
+        self.slug = term.slug
+        self.taxonomy = term.taxonomy
+
+    @property
+    def path(self) -> str:
+        return self.term.url
+
+    @property
+    def url(self) -> str:
+        return self._state.urls.url(self.term.url)
+
+    @property
+    def permalink(self) -> str:
+        return self._state.urls.absurl(self.term.url)
+
+    @property
+    def count(self) -> int:
+        return len(self.term.pages)
+
+    @cached_property
+    def pages(self) -> list[PageView]:
+        return [v for v in (self._state.view(s) for s in self.term.pages) if v is not None]
+
+
+class SiteView:
+    """The `site` template variable."""
+
+    def __init__(self, state: SiteState) -> None:
+        self._state = state
+        config = state.config
+        self.config = config
+        self.title = config.title
+        self.base_url = config.base_url
+        self.language = config.language
+        self.author = config.author
+        self.description = config.description
+        self.params = config.params
+        self.data = state.data
+        self.build_date = state.build_date
+        self.menu = [{"name": m.name, "url": state.urls.url(m.url), "path": m.url, "weight": m.weight}
+                     for m in config.menu]
+
+    @cached_property
+    def pages(self) -> list[PageView]:
+        """All published regular pages, newest first."""
+        return [v for v in (self._state.view(s) for s in self._state.tree.regular) if v is not None]
+
+    @cached_property
+    def sections(self) -> dict[str, PageView]:
+        """Section key -> section page view."""
+        out = {}
+        for key, section in self._state.tree.sections.items():
+            view = self._state.view(section.page)
+            if view is not None and key:
+                out[key] = view
+        return out
+
+    @cached_property
+    def home(self) -> PageView | None:
+        return self._state.view("_index.md")
+
+    @cached_property
+    def taxonomies(self) -> dict[str, list[TermView]]:
+        """Taxonomy name -> its terms, sorted by slug."""
+        return {name: [self._state.term_view(t) for t in terms.values()]
+                for name, terms in self._state.taxonomies.items()}
+
+    def get_page(self, source: str) -> PageView | None:
+        """Look a page up by content path (`about.md`)."""
+        return self._state.view(source)

@@ -1,0 +1,114 @@
+"""Safe YAML loading with YAML 1.2 core-schema scalars, fast (libyaml when present) and bounded.
+
+PyYAML resolves YAML 1.1 scalars: `no` becomes False, `010` becomes 8, `1.10` becomes 1.1. Users expect what
+they wrote: only `true`/`false` are booleans, and a number stays a number only when writing it back gives the
+same text (so `1.10`, `010` and `1e3` stay strings). Dates (`2024-03-01`, `2024-03-01T10:00:00+08:00`) are
+resolved as dates. Aliases are expanded lazily by PyYAML; `check_size` bounds the expanded size so that an
+alias bomb is rejected instead of exhausting memory downstream.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+_BaseLoader: type[yaml.SafeLoader]
+try:
+    _BaseLoader = yaml.CSafeLoader  # type: ignore[assignment]
+except AttributeError:  # pragma: no cover - libyaml missing
+    _BaseLoader = yaml.SafeLoader
+
+MAX_NODES = 200_000
+"""The most scalars and collections a document may expand to (aliases counted each time they are used)."""
+
+
+class Yaml12Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """A safe loader whose implicit scalars follow YAML 1.2 core (minus lossy numbers)."""
+
+
+Yaml12Loader.yaml_implicit_resolvers = {}
+
+_INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
+_FLOAT = re.compile(r"^[-+]?(?:[0-9]+\.[0-9]+)$")
+_TIMESTAMP = re.compile(
+    r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
+    |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
+     (?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
+     (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
+    re.X,
+)
+
+Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                   list("tTfF"))
+Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"),
+                                   ["~", "n", "N", ""])
+Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:int", _INT, list("-+0123456789"))
+Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:float", _FLOAT, list("-+0123456789"))
+Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:timestamp", _TIMESTAMP, list("0123456789"))
+Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
+
+
+def _construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float | str:
+    """A float only when it round-trips (`1.5`), else the text as written (`1.10`)."""
+    text = str(loader.construct_scalar(node))
+    value = float(text)
+    return value if repr(value) == text.lstrip("+") else text
+
+
+def _construct_bool(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> bool:
+    return str(loader.construct_scalar(node)).lower() == "true"
+
+
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    return int(str(loader.construct_scalar(node)))
+
+
+def _construct_timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    """A date or datetime; an impossible one (`2024-13-01`) stays text for the caller to report with its place."""
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except ValueError:
+        return str(loader.construct_scalar(node))
+
+
+Yaml12Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+Yaml12Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+Yaml12Loader.add_constructor("tag:yaml.org,2002:bool", _construct_bool)
+Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+
+def load_yaml(text: str) -> Any:
+    """Parse one YAML document safely; raises yaml.YAMLError (with marks) on bad input or alias bombs."""
+    data = yaml.load(text, Loader=Yaml12Loader)  # noqa: S506 - Yaml12Loader is a SafeLoader
+    check_size(data)
+    return data
+
+
+def check_size(data: Any, limit: int = MAX_NODES) -> None:
+    """Reject documents whose alias-expanded size exceeds `limit` nodes (billion-laughs protection)."""
+    sizes: dict[int, int] = {}
+
+    def size(obj: Any, depth: int) -> int:
+        if depth > 200:
+            raise yaml.YAMLError("YAML nesting is deeper than 200 levels")
+        if isinstance(obj, dict):
+            children: Any = list(obj.keys()) + list(obj.values())
+        elif isinstance(obj, list):
+            children = obj
+        else:
+            return 1
+        key = id(obj)
+        if key in sizes:
+            return sizes[key]
+        total = 1
+        for child in children:
+            total += size(child, depth + 1)
+            if total > limit:
+                raise yaml.YAMLError(
+                    f"YAML document expands to more than {limit} nodes (an alias bomb?)")
+        sizes[key] = total
+        return total
+
+    size(data, 0)
