@@ -80,7 +80,7 @@ def build_site(options: BuildOptions) -> BuildResult:
     state = SiteState(config=config, tree=tree, taxonomies=taxonomies, rendered=rendered, summaries=summaries,
                       data=data, urls=UrlHelper(config), build_date=source_date_epoch())
     files, origins = _copy_assets(sources, tree)
-    page_files = render_pages(state, site_dir, themes, renderer)
+    page_files = render_pages(state, site_dir, themes, renderer, warnings)
     files.update(page_files)
     from sitegen.outputs import generate_outputs
 

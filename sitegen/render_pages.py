@@ -10,9 +10,9 @@ import jinja2
 
 from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
-from sitegen.errors import SitegenError, TemplateError, raise_if_any
+from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
 from sitegen.markdown import MarkdownRenderer
-from sitegen.templates import make_environment, select_template, template_error
+from sitegen.templates import MissingTemplate, make_environment, select_template, template_error
 from sitegen.views import PageView, SiteState, SiteView
 
 NOT_FOUND = "_special/404"
@@ -45,21 +45,25 @@ def add_listing_pages(state: SiteState) -> None:
     for name, terms in state.taxonomies.items():
         source = f"_taxonomies/{name}"
         tree.pages[source] = Page(source=source, kind="taxonomy", title=name.replace("_", " ").title(), body="",
-                                  params={"taxonomy": name})
+                                  params={"taxonomy": name}, generated=True)
         tree.urls[source] = f"/{name}/"
         for slug, term in terms.items():
             term_source = f"_taxonomies/{name}/{slug}"
             tree.pages[term_source] = Page(source=term_source, kind="term", title=term.name, body="",
-                                           params={"taxonomy": name, "term": slug})
+                                           params={"taxonomy": name, "term": slug}, generated=True)
             tree.urls[term_source] = term.url
             state.listing_terms[term_source] = term
-    tree.pages[NOT_FOUND] = Page(source=NOT_FOUND, kind="404", title="Page not found", body="")
+    tree.pages[NOT_FOUND] = Page(source=NOT_FOUND, kind="404", title="Page not found", body="", generated=True)
     tree.urls[NOT_FOUND] = "/404.html"
 
 
 def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer: MarkdownRenderer,
-                 extra_globals: dict[str, Any] | None = None) -> dict[str, bytes]:
-    """Render all pages to `{output path: bytes}`; every failing page is reported together."""
+                 warnings: list[Diagnostic], extra_globals: dict[str, Any] | None = None) -> dict[str, bytes]:
+    """Render all pages to `{output path: bytes}`; every failing page is reported together.
+
+    A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
+    warning when the theme has no template for its kind; a content page without a template is an error.
+    """
     add_listing_pages(state)
     env = make_environment([site_dir / "layouts", *(t / "layouts" for t in themes)], state.config,
                            lambda text: renderer.render(text).html, extra_globals)
@@ -71,6 +75,12 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
         assert view is not None
         try:
             html = render_one(env, site, view, state)
+        except MissingTemplate as exc:
+            if state.tree.pages[source].generated:
+                warnings.append(Diagnostic(f"{exc.message}; not written", path=exc.path, causes=tuple(exc.causes)))
+            else:
+                errors.append(exc)
+            continue
         except SitegenError as exc:
             errors.append(exc)
             continue

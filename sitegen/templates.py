@@ -31,6 +31,10 @@ def theme_dirs(site_dir: Path, theme: str) -> list[Path]:
                            "create themes/<name>/layouts/ or set `theme: default`")
 
 
+class MissingTemplate(TemplateError):
+    """No template exists for a page (the message lists where sitegen looked)."""
+
+
 class UrlHelper:
     """Builds every URL of the site from `base_url`, so themes never concatenate paths by hand."""
 
@@ -72,12 +76,21 @@ def isodate(value: dt.datetime | None) -> str:
     return value.isoformat(timespec="seconds") if value else ""
 
 
+def make_loader(search_path: list[Path], theme_layouts: list[Path]) -> jinja2.BaseLoader:
+    """Site layouts shadow theme layouts by name; `theme/<name>` always reaches the theme's own file, so a
+    site's `base.html` can `{% extends "theme/base.html" %}` and override a single block."""
+    return jinja2.ChoiceLoader([
+        jinja2.FileSystemLoader([str(p) for p in search_path]),
+        jinja2.PrefixLoader({"theme": jinja2.FileSystemLoader([str(p) for p in theme_layouts])}),
+    ])
+
+
 def make_environment(search_path: list[Path], config: SiteConfig,
                      markdownify: Callable[[str], str], extra_globals: dict[str, Any] | None = None,
                      bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """One environment per build: loader over site layouts then theme layouts."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(p) for p in search_path]),
+        loader=make_loader(search_path, search_path[1:]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -109,8 +122,9 @@ def select_template(env: jinja2.Environment, candidates: Iterable[str], page_lab
         raise template_error(exc, page_label) from None
     except jinja2.TemplatesNotFound:
         loader = env.loader
-        roots = getattr(loader, "searchpath", [])
-        raise TemplateError(
+        first = loader.loaders[0] if isinstance(loader, jinja2.ChoiceLoader) else loader
+        roots = getattr(first, "searchpath", [])
+        raise MissingTemplate(
             f"no template for {page_label}", path=page_label,
             causes=[f"looked for {', '.join(names)}", f"in {', '.join(str(r) for r in roots)}"],
             hint="create one of those files in layouts/, or fix the page's `layout`") from None

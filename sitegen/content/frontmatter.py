@@ -105,9 +105,12 @@ def _parse(fm_text: str, fmt: str, path: str) -> dict[str, Any]:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        context_mark = getattr(exc, "context_mark", None)
+        causes = [f"{context} started on line {context_mark.line + 2}"] if context and context_mark else []
         raise ContentError(
             f"invalid YAML front matter: {problem}", path=path,
-            line=mark.line + 2 if mark else None, col=mark.column + 1 if mark else None,
+            line=mark.line + 2 if mark else None, col=mark.column + 1 if mark else None, causes=causes,
             hint="check indentation, and quote values containing `: `, `#`, `[` or `{`") from None
     except (ValueError, TypeError) as exc:
         raise ContentError(f"invalid YAML front matter: {exc}", path=path, line=2) from None

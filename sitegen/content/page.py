@@ -61,6 +61,8 @@ class Page:
     """Every other front matter key, for templates."""
     lastmod_from_git: bool = False
     """`lastmod: git` asks for the date of the last commit touching the file."""
+    generated: bool = False
+    """Synthesized by sitegen (a section without `_index.md`, taxonomy lists, 404), not read from a file."""
 
     @property
     def folder(self) -> str:

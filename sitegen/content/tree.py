@@ -125,7 +125,8 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
         index = f"{key}/_index.md" if key else "_index.md"
         if index not in by_source:
             title = config.title if not key else key.split("/")[-1].replace("-", " ").replace("_", " ").title()
-            by_source[index] = Page(source=index, kind="home" if not key else "section", title=title, body="")
+            by_source[index] = Page(source=index, kind="home" if not key else "section", title=title, body="",
+                                    generated=True)
     sections = {k: Section(key=k, page=f"{k}/_index.md" if k else "_index.md") for k in sorted(keys)}
     for key in sorted(keys - {""}):
         parent = _nearest_section(posixpath.dirname(key), keys)

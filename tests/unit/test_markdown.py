@@ -1,0 +1,84 @@
+"""Markdown rendering: GFM extensions, anchors, math, highlighting, raw HTML, summaries, links."""
+
+from __future__ import annotations
+
+from sitegen.config import MarkdownSettings
+from sitegen.markdown import MarkdownRenderer, RenderContext
+
+MD = MarkdownRenderer()
+
+
+def render(text: str) -> str:
+    return MD.render(text).html
+
+
+def test_gfm_tables_strikethrough_autolinks_tasks() -> None:
+    out = render("| a | b |\n|---|---|\n| 1 | 2 |\n\n~~gone~~ https://example.org\n\n- [x] done\n- [ ] todo\n")
+    assert "<table>" in out and "<s>gone</s>" in out
+    assert '<a href="https://example.org">https://example.org</a>' in out
+    assert out.count('type="checkbox"') == 2 and 'checked="checked"' in out
+
+
+def test_footnotes_deflists_attrs() -> None:
+    out = render("Text[^1]\n\nTerm\n: Definition\n\n![x](a.png){.wide}\n\n[^1]: Note\n")
+    assert 'class="footnote-ref"' in out and "<dl>" in out and "<dd>Definition</dd>" in out
+    assert 'class="wide"' in out
+
+
+def test_heading_ids_are_stable_unique_and_cjk_safe() -> None:
+    result = MD.render("## Intro\n## Intro\n## 深度 学习\n## Custom {#mine}\n")
+    assert [t.id for t in result.toc] == ["intro", "intro-1", "深度-学习", "mine"]
+    assert '<h2 id="深度-学习">' in result.html
+    assert [t.title for t in result.toc][-1] == "Custom"
+
+
+def test_math_is_kept_intact_for_katex() -> None:
+    result = MD.render("Inline $a<b$ and\n\n$$\n\\sum_i x_i\n$$\n\nprice $5 and $10")
+    assert "\\(a&lt;b\\)" in result.html and "\\[" in result.html and "\\sum_i x_i" in result.html
+    assert "$5 and $10" in result.html
+    assert result.has_math
+
+
+def test_code_is_highlighted_with_css_classes() -> None:
+    out = render("```python\ndef f():\n    return 1\n```\n")
+    assert '<div class="highlight" data-lang="python">' in out and '<span class="k">def</span>' in out
+
+
+def test_unknown_language_is_escaped() -> None:
+    out = render("```nosuchlang\n<b>x</b>\n```\n")
+    assert "&lt;b&gt;x&lt;/b&gt;" in out and 'class="language-nosuchlang"' in out
+
+
+def test_hugo_code_options() -> None:
+    out = render("```python {linenos=true hl_lines=[2]}\na = 1\nb = 2\n```\n")
+    assert 'class="linenos"' in out and 'class="hll"' in out
+
+
+def test_raw_html_is_kept_by_default_and_dropped_when_unsafe_html_is_off() -> None:
+    text = '<div id="contact">Mail me</div>\n\n<a href="x"><img src="https://img.shields.io/badge/a-b-c"></a> ok\n'
+    kept = render(text)
+    assert '<div id="contact">' in kept and "img.shields.io" in kept
+    dropped = MarkdownRenderer(MarkdownSettings(unsafe_html=False)).render(text).html
+    assert "<div" not in dropped and "<img" not in dropped and "ok" in dropped
+
+
+def test_jekyll_emphasis() -> None:
+    out = render("__bold__ and ***__both__***")
+    assert "<strong>bold</strong>" in out and "<em><strong><strong>both</strong></strong></em>" in out
+
+
+def test_more_marker_gives_summary() -> None:
+    result = MD.render("First para.\n\n<!--more-->\n\nRest.")
+    assert result.summary_html == "<p>First para.</p>"
+    assert "<!--more-->" not in result.html and "Rest." in result.html
+
+
+def test_links_are_recorded_with_file_lines_and_rewritten() -> None:
+    ctx = RenderContext(source="a.md", body_line=4, resolve_link=lambda h: None if h == "gone.md" else "/x/")
+    result = MD.render("para\n\n[a](a.md) and [g](gone.md)\n", ctx)
+    assert 'href="/x/"' in result.html
+    assert [(link.href, link.line) for link in result.broken_links] == [("gone.md", 6)]
+
+
+def test_javascript_links_are_not_linked() -> None:
+    assert "href=\"javascript" not in render("[x](javascript:alert(1))")
