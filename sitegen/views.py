@@ -23,6 +23,26 @@ from sitegen.markdown import Rendered
 from sitegen.templates import UrlHelper
 
 
+class Params(dict[str, Any]):
+    """A mapping whose missing keys read as None in templates (`site.params.color`), as in Hugo.
+
+    Nested mappings are wrapped on access, so `page.params.social.github` works the same way.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self.get(name)
+
+    def __getitem__(self, key: str) -> Any:
+        value = dict.__getitem__(self, key)
+        return Params(value) if isinstance(value, dict) and not isinstance(value, Params) else value
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        """Like dict.get, wrapping nested mappings."""
+        return self[key] if key in self else default
+
+
 @dataclass
 class SiteState:
     """Everything the views read: config, tree, terms and rendered Markdown, keyed by source."""
@@ -68,6 +88,11 @@ class PageView:
     def __getattr__(self, name: str) -> Any:
         # Front matter fields of Page (title, date, weight, ...) pass straight through.
         return getattr(self._page, name)
+
+    @property
+    def params(self) -> Params:
+        """Front matter keys sitegen does not know, for templates (missing keys read as None)."""
+        return Params(self._page.params)
 
     def __repr__(self) -> str:
         return f"<PageView {self.source}>"
@@ -268,7 +293,7 @@ class SiteView:
         self.language = config.language
         self.author = config.author
         self.description = config.description
-        self.params = config.params
+        self.params = Params(config.params)
         self.data = state.data
         self.build_date = state.build_date
         self.menu = [{"name": m.name, "url": state.urls.url(m.url), "path": m.url, "weight": m.weight}

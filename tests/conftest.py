@@ -20,6 +20,8 @@ MINIMAL_LAYOUTS = {
         "{% endblock %}</title></head><body>{% block main %}{% endblock %}</body></html>\n"),
     "layouts/page.html": "{% extends 'base.html' %}{% block main %}<h1>{{ page.title }}</h1>"
                          "{{ page.content }}{% endblock %}",
+    "layouts/single.html": "{% extends 'base.html' %}{% block main %}<h1>{{ page.title }}</h1>"
+                           "{{ page.content }}{% endblock %}",
     "layouts/home.html": "{% extends 'base.html' %}{% block main %}{{ page.content }}<ul>"
                          "{% for p in site.pages if not p.hidden %}<li><a href=\"{{ p.url }}\">{{ p.title }}</a></li>"
                          "{% endfor %}</ul>{% endblock %}",

@@ -6,6 +6,9 @@ import html
 import re
 
 _TAGS = re.compile(r"<[^>]*>", re.S)
+_BLOCK_TAGS = re.compile(
+    r"</?(?:p|div|li|ul|ol|dl|dt|dd|h[1-6]|pre|blockquote|table|tr|td|th|section|br|hr|figure|figcaption)\b[^>]*>",
+    re.I)
 _CJK = re.compile(
     r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
     r"\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
@@ -18,8 +21,8 @@ CJK_CHARS_PER_MINUTE = 400
 
 
 def plain_text(fragment: str) -> str:
-    """Strip tags and unescape entities."""
-    return html.unescape(_TAGS.sub(" ", fragment))
+    """Strip tags (block tags become spaces, inline tags vanish) and unescape entities."""
+    return html.unescape(_TAGS.sub("", _BLOCK_TAGS.sub(" ", fragment)))
 
 
 def count_words(text: str) -> tuple[int, int]:

@@ -62,8 +62,8 @@ def test_filter_exception_names_template(make_site: MakeSite) -> None:
 
 
 def test_errors_of_all_pages_reported_together(make_site: MakeSite) -> None:
-    site = make_site({"layouts/page.html": "{{ page.params.must }}", "content/a.md": "x", "content/b.md": "y",
-                      "content/c.md": "---\nmust: 1\n---\n"})
+    site = make_site({"layouts/page.html": "{{ page.params.must.x }}", "content/a.md": "x", "content/b.md": "y",
+                      "content/c.md": "---\nmust: {x: 1}\n---\n"})
     with pytest.raises(SitegenError) as info:
         build(site)
     text = info.value.format()
