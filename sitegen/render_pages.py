@@ -12,10 +12,12 @@ from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
 from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
 from sitegen.markdown import MarkdownRenderer
+from sitegen.pagination import paginate
 from sitegen.templates import MissingTemplate, make_environment, select_template, template_error
 from sitegen.views import PageView, SiteState, SiteView
 
 NOT_FOUND = "_special/404"
+PAGINATED = frozenset({"section", "term"})
 
 
 def template_candidates(page: Page, section: str) -> list[str]:
@@ -74,7 +76,8 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
         view = state.view(source)
         assert view is not None
         try:
-            html = render_one(env, site, view, state)
+            rendered = render_listing(env, site, view, state) if view.kind in PAGINATED else {
+                output_path_for(state.tree.urls[source]): render_one(env, site, view, state)}
         except MissingTemplate as exc:
             if state.tree.pages[source].generated:
                 warnings.append(Diagnostic(f"{exc.message}; not written", path=exc.path, causes=tuple(exc.causes)))
@@ -84,9 +87,23 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
         except SitegenError as exc:
             errors.append(exc)
             continue
-        files[output_path_for(state.tree.urls[source])] = html.encode("utf-8")
+        files.update((path, html.encode("utf-8")) for path, html in rendered.items())
     raise_if_any([_relative(e, site_dir, themes) for e in errors])
     return files
+
+
+def render_listing(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState) -> dict[str, str]:
+    """A section or term list, paginated: page 1 at its URL, page N at `page/N/`, and `page/1/` redirecting."""
+    from sitegen.outputs.aliases import redirect_page
+
+    pages = paginate(view.pages, state.config.paginate, view.path, state.urls.url)
+    out: dict[str, str] = {}
+    for paginator in pages:
+        path = paginator.path_of(paginator.number)
+        out[output_path_for(path)] = render_one(env, site, view, state, paginator=paginator)
+    first = f"{view.path}page/1/"
+    out[output_path_for(first)] = redirect_page(state.urls.url(view.path), view.permalink).decode()
+    return out
 
 
 def render_one(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,
@@ -95,7 +112,7 @@ def render_one(env: jinja2.Environment, site: SiteView, view: PageView, state: S
     page = state.tree.pages[view.source]
     label = f"content/{view.source}" if not view.source.startswith("_") else view.path
     template = select_template(env, template_candidates(page, view.section), label)
-    context: dict[str, Any] = {"site": site, "page": view, **extra}
+    context: dict[str, Any] = {"site": site, "page": view, "paginator": None, **extra}
     if page.kind in ("taxonomy", "term"):
         context["taxonomy"] = {"name": page.params["taxonomy"],
                                "terms": site.taxonomies.get(page.params["taxonomy"], [])}

@@ -1,6 +1,6 @@
 """Outputs beyond pages: each generator takes the assembled, rendered site and returns more files.
 
-A generator is `fn(ctx: OutputContext) -> dict[str, bytes]`; `GENERATORS` lists them in the order they run.
+A generator is `fn(ctx: OutputContext) -> dict[str, bytes]`; `_generators()` lists them in the order they run.
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ class OutputContext:
 
 Generator = Callable[[OutputContext], dict[str, bytes]]
 
-GENERATORS: list[Generator] = []
+def _generators() -> list[Generator]:
+    from sitegen.outputs import aliases, feeds, search, sitemap
+
+    return [feeds.generate, sitemap.generate, aliases.generate, search.generate]
 
 
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
@@ -32,7 +35,7 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
     """Run every generator in order; later generators see earlier ones' files."""
     ctx = OutputContext(state, site_dir, themes, dict(files))
     produced: dict[str, bytes] = {}
-    for generator in GENERATORS:
+    for generator in _generators():
         out = generator(ctx)
         produced.update(out)
         ctx.files.update(out)

@@ -1,0 +1,45 @@
+"""Redirect pages for `aliases:` (old URLs) that work without JavaScript: meta refresh plus canonical link."""
+
+from __future__ import annotations
+
+from html import escape
+
+from sitegen.content.urls import output_path_for
+from sitegen.errors import ContentError, SitegenError, raise_if_any
+from sitegen.outputs import OutputContext
+
+
+def redirect_page(target_url: str, absolute: str) -> bytes:
+    """A tiny HTML page that sends the reader to `target_url`."""
+    t, a = escape(target_url, quote=True), escape(absolute, quote=True)
+    return (f'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Redirecting…</title>\n'
+            f'<link rel="canonical" href="{a}">\n<meta name="robots" content="noindex">\n'
+            f'<meta http-equiv="refresh" content="0; url={t}">\n</head>\n'
+            f'<body>\n<p>This page has moved to <a href="{t}">{a}</a>.</p>\n</body>\n</html>\n').encode()
+
+
+def generate(ctx: OutputContext) -> dict[str, bytes]:
+    """One redirect page per alias; an alias that collides with a real page is an error naming both."""
+    state = ctx.state
+    owners = {output_path_for(path).casefold(): source for source, path in state.tree.urls.items()}
+    out: dict[str, bytes] = {}
+    errors: list[SitegenError] = []
+    claimed: dict[str, str] = {}
+    for source in sorted(state.tree.pages):
+        page = state.tree.pages[source]
+        target = state.tree.urls.get(source)
+        if target is None:
+            continue
+        for alias in page.aliases:
+            path = output_path_for(alias)
+            key = path.casefold()
+            other = owners.get(key) or claimed.get(key)
+            if other is not None or path in ctx.files:
+                errors.append(ContentError(
+                    f"alias `{alias}` collides with content/{other or path}", path=f"content/{source}",
+                    line=None, hint="remove the alias or move the other page"))
+                continue
+            claimed[key] = source
+            out[path] = redirect_page(state.urls.url(target), state.urls.absurl(target))
+    raise_if_any(errors)
+    return out

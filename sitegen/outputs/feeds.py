@@ -1,0 +1,108 @@
+"""Atom feeds (RFC 4287): the site's, each section's and each term's, with stable ids and absolute URLs."""
+
+from __future__ import annotations
+
+import datetime as dt
+from xml.sax.saxutils import escape, quoteattr
+
+from sitegen.content.dates import iso
+from sitegen.outputs import OutputContext
+from sitegen.outputs.absolute import absolutize
+from sitegen.views import PageView, SiteState
+
+DEFAULT_LIMIT = 20
+
+
+def feed_settings(state: SiteState) -> tuple[int, bool, bool]:
+    """(limit, full content, enabled) from the `feeds:` config section."""
+    cfg = state.config.feeds
+    limit = cfg.get("limit", DEFAULT_LIMIT)
+    limit = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else DEFAULT_LIMIT
+    return limit, cfg.get("full_content", True) is not False, cfg.get("enabled", True) is not False
+
+
+def feed_paths(state: SiteState) -> dict[str, tuple[str, list[str]]]:
+    """Feed output path -> (feed title, page sources newest first) for every feed the site has."""
+    title = state.config.title
+    tree = state.tree
+    feeds: dict[str, tuple[str, list[str]]] = {"feed.xml": (title, list(tree.regular))}
+    for key, section in sorted(tree.sections.items()):
+        if key and "/" not in key and section.pages:
+            name = state.view(section.page)
+            feeds[f"{key}/feed.xml"] = (f"{name.title if name else key} · {title}", _deep_pages(state, key))
+    for taxonomy, terms in state.taxonomies.items():
+        for term in terms.values():
+            feeds[f"{taxonomy}/{term.slug}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
+    return feeds
+
+
+def _deep_pages(state: SiteState, key: str) -> list[str]:
+    tree = state.tree
+    return [s for s in tree.regular if tree.section_of[s] == key or tree.section_of[s].startswith(key + "/")]
+
+
+def feed_url_for(view: PageView) -> str | None:
+    """The section feed a page belongs to (for `<link rel=alternate>`), if any."""
+    top = view.section.split("/")[0] if view.section else ""
+    return f"/{top}/feed.xml" if top else None
+
+
+def generate(ctx: OutputContext) -> dict[str, bytes]:
+    """Every feed as bytes."""
+    state = ctx.state
+    limit, full, enabled = feed_settings(state)
+    if not enabled:
+        return {}
+    out: dict[str, bytes] = {}
+    for path, (title, sources) in feed_paths(state).items():
+        views = [v for v in (state.view(s) for s in sources) if v is not None and v.date is not None]
+        out[path] = render_feed(state, "/" + path, title, views[:limit], full).encode("utf-8")
+    return out
+
+
+def _updated(view: PageView) -> dt.datetime:
+    return view.lastmod or view.date
+
+
+def render_feed(state: SiteState, path: str, title: str, views: list[PageView], full: bool) -> str:
+    """One Atom document. `updated` comes from the entries, never the wall clock."""
+    urls = state.urls
+    config = state.config
+    feed_url = urls.absurl(path)
+    home = urls.absurl("/")
+    stamps = [_updated(v) for v in views]
+    updated = max(stamps) if stamps else (state.build_date or dt.datetime(1970, 1, 1, tzinfo=dt.UTC))
+    author = config.author.name or config.title
+    lines = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang={quoteattr(config.language)}>',
+        f"  <title>{escape(title)}</title>",
+        f"  <id>{escape(feed_url)}</id>",
+        f"  <link rel=\"self\" type=\"application/atom+xml\" href={quoteattr(feed_url)}/>",
+        f"  <link rel=\"alternate\" type=\"text/html\" href={quoteattr(home)}/>",
+        f"  <updated>{iso(updated)}</updated>",
+        f"  <author><name>{escape(author)}</name>"
+        + (f"<email>{escape(config.author.email)}</email>" if config.author.email else "") + "</author>",
+        '  <generator uri="https://pypi.org/project/sitegen/">sitegen</generator>',
+    ]
+    origin = urls.absurl("/")[: -len(config.base_path)] if config.site_origin else ""
+    for view in views:
+        body = str(view.content) if full else str(view.summary)
+        body = absolutize(body, view.permalink, origin)
+        lines += [
+            "  <entry>",
+            f"    <title>{escape(view.title)}</title>",
+            f"    <id>{escape(view.permalink)}</id>",
+            f"    <link rel=\"alternate\" type=\"text/html\" href={quoteattr(view.permalink)}/>",
+            f"    <published>{iso(view.date)}</published>",
+            f"    <updated>{iso(_updated(view))}</updated>",
+        ]
+        for term in view.categories + view.tags:
+            lines.append(f"    <category term={quoteattr(term.name)}/>")
+        summary = absolutize(str(view.summary), view.permalink, origin)
+        lines.append(f"    <summary type=\"html\">{escape(summary)}</summary>")
+        if full:
+            lines.append(f"    <content type=\"html\">{escape(body)}</content>")
+        lines.append("  </entry>")
+    lines.append("</feed>")
+    return "\n".join(lines) + "\n"
