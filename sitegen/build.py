@@ -1,6 +1,6 @@
 """The build pipeline, in order. Everything is gathered first, then rendered to memory; nothing is written here.
 
-    load config -> discover sources -> parse pages and data -> assemble the content tree and taxonomies
+    load config -> discover sources -> parse pages and data (+ git dates) -> assemble the content tree and taxonomies
     -> render Markdown -> render templates -> other outputs (feeds, sitemap, CV, ...) -> BuildResult
 
 Writing the result is `sitegen.writer.write_output`'s job.
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sitegen.config import SiteConfig, load_config
 from sitegen.content.dates import build_time, source_date_epoch
+from sitegen.content.gitinfo import apply_git_lastmod
 from sitegen.content.page import Page, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_text
 from sitegen.content.taxonomies import collect_taxonomies
@@ -67,6 +68,7 @@ def build_site(options: BuildOptions) -> BuildResult:
     themes = theme_dirs(site_dir, config.theme)
     sources = discover_sources(site_dir, themes)
     pages, data = _parse_sources(sources, config)
+    apply_git_lastmod(pages, site_dir, config.enable_git_info)
     now = options.now or build_time()
     drafts = options.drafts or config.build.drafts
     future = options.future or config.build.future

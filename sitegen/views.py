@@ -241,6 +241,30 @@ class PageView:
         return self.taxonomies.get("categories", [])
 
     @cached_property
+    def related(self) -> list[PageView]:
+        """Up to five pages sharing categories and tags, best match first."""
+        if self._page.kind != "page":
+            return []
+        from sitegen.content.related import related_pages
+
+        found = related_pages(self.source, self._state.tree, self._state.taxonomies)
+        return [v for v in (self._state.view(s) for s in found) if v is not None]
+
+    @cached_property
+    def series(self) -> list[dict[str, Any]]:
+        """Series the page belongs to: `{name, url, pages (part 1 first), number, total}`."""
+        if self._page.kind != "page":
+            return []
+        from sitegen.content.related import series_of
+
+        out = []
+        for term, sources in series_of(self.source, self._state.tree, self._state.taxonomies):
+            views = [v for v in (self._state.view(s) for s in sources) if v is not None]
+            out.append({"name": term.name, "url": self._state.urls.url(term.url), "pages": views,
+                        "number": sources.index(self.source) + 1, "total": len(sources)})
+        return out
+
+    @cached_property
     def resources(self) -> list[dict[str, str]]:
         """Bundle resources as `{name, url}`."""
         if not self._page.is_bundle:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from sitegen.config import SiteConfig
 from sitegen.content.page import Page
@@ -57,6 +58,11 @@ class ContentTree:
     """Page source -> the newer page in its section."""
     by_path: dict[str, str]
     """Content-relative lookup keys (`posts/x.md`, `posts/x`, `posts/x/`) -> source, for link resolution."""
+
+    @cached_property
+    def order(self) -> dict[str, int]:
+        """Position of each regular page in newest-first order."""
+        return {source: i for i, source in enumerate(self.regular)}
 
 
 def sort_key(page: Page) -> tuple[float, int, str, str]:

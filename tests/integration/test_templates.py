@@ -77,11 +77,13 @@ def test_autoescape_is_on(make_site: MakeSite) -> None:
 
 def test_page_context(make_site: MakeSite) -> None:
     site = make_site({
-        "content/posts/a.md": "---\ntitle: A\ndate: 2024-01-01\ntags: [X]\n---\n## One\n## Two\n\n" + "word " * 300,
+        "content/posts/a.md": "---\ntitle: A\ndate: 2024-01-01\ntags: [X]\n---\n## One\n## Two\n\n"
+                              + "word " * 300,
         "content/posts/b.md": "---\ntitle: B\ndate: 2024-02-01\n---\n中文" * 1,
         "layouts/single.html": "{{ page.title }}|{{ page.section }}|{{ page.toc | map(attribute='id') | join(',') }}|"
                                "{{ page.word_count }}|{{ page.reading_time }}|"
-                               "{{ page.next.title if page.next else '-' }}|{{ page.prev.title if page.prev else '-' }}|"
+                               "{{ page.next.title if page.next else '-' }}|"
+                               "{{ page.prev.title if page.prev else '-' }}|"
                                "{{ page.tags | map(attribute='name') | join(',') }}|{{ page.permalink }}",
     })
     result = build(site)

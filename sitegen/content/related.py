@@ -1,0 +1,49 @@
+"""Related pages: other pages sharing tags and categories, scored and ordered deterministically."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from sitegen.content.taxonomies import Term
+from sitegen.content.tree import ContentTree
+from sitegen.content.urls import slugify
+
+WEIGHTS = {"categories": 2, "tags": 1}
+"""How much one shared term of each taxonomy counts."""
+WINDOW = 100
+"""Per shared term, only the pages this close in date order are considered, so large sites stay linear."""
+
+
+def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]], limit: int = 5) -> list[str]:
+    """Up to `limit` sources sharing terms with `source`: highest score first, then newest, then path."""
+    page = tree.pages[source]
+    order = tree.order
+    scores: Counter[str] = Counter()
+    for taxonomy, weight in WEIGHTS.items():
+        terms = taxonomies.get(taxonomy, {})
+        for value in page.taxonomies.get(taxonomy, []):
+            term = terms.get(slugify(value))
+            if term is None:
+                continue
+            members = term.pages
+            try:
+                at = members.index(source)
+            except ValueError:
+                continue
+            for other in members[max(0, at - WINDOW // 2): at + WINDOW // 2 + 1]:
+                if other != source:
+                    scores[other] += weight
+    ranked = sorted(scores, key=lambda s: (-scores[s], order.get(s, 0), s))
+    return ranked[:limit]
+
+
+def series_of(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]]) -> list[tuple[Term, list[str]]]:
+    """For each series the page belongs to: the term and its pages oldest first (part 1 first)."""
+    page = tree.pages[source]
+    terms = taxonomies.get("series", {})
+    out = []
+    for value in page.taxonomies.get("series", []):
+        term = terms.get(slugify(value))
+        if term is not None:
+            out.append((term, list(reversed(term.pages))))
+    return out
