@@ -29,6 +29,8 @@ class LinkResolver:
             path, sep, fragment = href.partition("#")
             path, qsep, query = path.partition("?")
             suffix = (qsep + query) + (sep + fragment)
+            if path.startswith("/"):
+                return self._resolve_rooted(path, suffix)
             target = posixpath.normpath(posixpath.join(folder, nfc(unquote(path)))) if path else source
             if target.startswith("../") or target == "..":
                 return None if path.lower().endswith(_MARKDOWN) else href
@@ -44,3 +46,11 @@ class LinkResolver:
             return href
 
         return resolve
+
+    def _resolve_rooted(self, path: str, suffix: str) -> str | None:
+        """`/posts/x.md` names a content file; any other `/path` is a site path that gets the base path."""
+        if path.lower().endswith(_MARKDOWN):
+            target = posixpath.normpath(nfc(unquote(path)).lstrip("/"))
+            found = self.tree.by_path.get(target)
+            return self.urls.url(self.tree.urls[found]) + suffix if found in self.tree.urls else None
+        return self.urls.url(path) + suffix

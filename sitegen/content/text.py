@@ -55,6 +55,6 @@ def truncate_words(text: str, limit: int) -> str:
             continue
         count += 1
         if count > limit:
-            return "".join(out).rstrip() + "…"
+            return "".join(out).strip() + "…"
         out.append(token)
     return "".join(out).strip()

@@ -174,7 +174,8 @@ def _heading_attrs(heading: Token, inline: Token) -> None:
 
 
 def _is_relative(href: str) -> bool:
-    if not href or href.startswith(("#", "/", "mailto:", "tel:", "data:")):
+    """Links on this site: relative paths and root-relative paths (not fragments, schemes or `//host`)."""
+    if not href or href.startswith(("#", "//", "mailto:", "tel:", "data:")):
         return False
     return "://" not in href.split("?")[0].split("#")[0] and not href.startswith("//")
 

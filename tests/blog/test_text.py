@@ -1,0 +1,96 @@
+"""Summaries, word counts and reading times for English, Chinese and mixed text; toc; math assets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from sitegen.content.text import count_words, reading_time, truncate_words, word_count
+from tests.conftest import build, html
+
+MakeSite = Callable[..., Path]
+
+
+def test_mixed_paragraph_word_count_is_pinned() -> None:
+    text = "PyTorch 的 DataLoader 很快。We measured it twice, 结果一致。"
+    assert count_words(text) == (6, 7)
+    assert word_count(text) == 13
+
+
+def test_reading_time() -> None:
+    assert reading_time("word " * 440) == 2
+    assert reading_time("字" * 800) == 2
+    assert reading_time("") == 1
+
+
+def test_truncate_counts_cjk_characters_as_words() -> None:
+    assert truncate_words("一二三四五六", 3) == "一二三…"
+    assert truncate_words("one two three four", 2) == "one two…"
+    assert truncate_words("short", 5) == "short"
+
+
+def test_summaries_front_matter_more_and_automatic(make_site: MakeSite) -> None:
+    site = make_site({
+        "sitegen.yaml": "summary_length: 5\n",
+        "content/posts/fm.md": "---\nsummary: Given *here*\n---\nbody",
+        "content/posts/more.md": "Before.\n\n<!--more-->\n\nAfter.",
+        "content/posts/auto.md": "one two three four five six seven &amp; <b>bold</b>",
+        "content/posts/zh.md": "这是一个很长的中文句子用来测试摘要",
+        "layouts/single.html": "{{ page.summary }}",
+    })
+    result = build(site)
+    assert html(result, "posts/fm/index.html") == "<p>Given <em>here</em></p>\n"
+    assert html(result, "posts/more/index.html") == "<p>Before.</p>"
+    assert html(result, "posts/auto/index.html") == "<p>one two three four five…</p>"
+    assert html(result, "posts/zh/index.html") == "<p>这是一个很…</p>"
+
+
+def test_summary_never_cuts_an_entity(make_site: MakeSite) -> None:
+    site = make_site({"sitegen.yaml": "summary_length: 2\n", "content/a.md": "a &amp; b &lt; c",
+                      "layouts/page.html": "{{ page.summary }}"})
+    assert html(build(site), "a/index.html") == "<p>a &amp;…</p>"
+
+
+def test_reading_time_of_chinese_english_and_mixed_posts(make_site: MakeSite) -> None:
+    site = make_site({
+        "content/posts/en.md": "word " * 660,
+        "content/posts/zh.md": "字" * 1200,
+        "content/posts/mix.md": "word " * 220 + "字" * 400,
+        "layouts/single.html": "{{ page.word_count }}/{{ page.reading_time }}",
+    })
+    result = build(site)
+    assert html(result, "posts/en/index.html") == "660/3"
+    assert html(result, "posts/zh/index.html") == "1200/3"
+    assert html(result, "posts/mix/index.html") == "620/2"
+
+
+def test_toc_from_h2_to_h4_with_anchor_ids(make_site: MakeSite) -> None:
+    site = make_site({"content/a.md": "---\ntoc: true\n---\n# Top\n## Two\n### Three\n#### Four\n##### Five\n",
+                      "layouts/page.html": "{{ page.toc_enabled }}:{% for h in page.toc %}{{ h.level }}#{{ h.id }} "
+                                           "{% endfor %}{{ page.content }}"})
+    out = html(build(site), "a/index.html")
+    assert out.startswith("True:2#two 3#three 4#four ")
+    assert '<h2 id="two">' in out
+
+
+def test_math_pages_load_katex_and_others_do_not(make_site: MakeSite) -> None:
+    site = make_site({"content/m.md": "---\nmath: true\n---\n$x$", "content/p.md": "plain"}, layouts=False)
+    result = build(site)
+    assert "katex.min.js" in html(result, "m/index.html")
+    assert "katex" not in html(result, "p/index.html")
+    assert "katex/katex.min.js" in result.files and "katex/fonts/KaTeX_Main-Regular.woff2" in result.files
+
+
+def test_auto_math_detection_from_config(make_site: MakeSite) -> None:
+    site = make_site({"sitegen.yaml": "markdown: {math: true}\n", "content/m.md": "$x$", "content/p.md": "$5"},
+                     layouts=False)
+    result = build(site)
+    assert "katex.min.js" in html(result, "m/index.html") and "katex" not in html(result, "p/index.html")
+
+
+def test_dates_formatted_for_the_page_language(make_site: MakeSite) -> None:
+    site = make_site({"content/posts/zh.md": "---\ndate: 2024-03-10\nlang: zh\n---\n",
+                      "content/posts/en.md": "---\ndate: 2024-03-10\n---\n"}, layouts=False)
+    result = build(site)
+    assert "2024年3月10日" in html(result, "posts/zh/index.html")
+    assert "March 10, 2024" in html(result, "posts/en/index.html")
