@@ -1,0 +1,52 @@
+"""Browser fixtures: the example site built once, served on 127.0.0.1, and a headless Chromium."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sitegen.build import BuildOptions, build_site
+from sitegen.writer import write_output
+from tests.conftest import CHROMIUM, REPO, require_chromium
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="session")
+def example_site_url() -> Iterator[str]:
+    """Build the repository's example site into a temp folder and serve it; yields the base URL."""
+    out = Path(tempfile.mkdtemp(prefix="sitegen-example-"))
+    result = build_site(BuildOptions(source=REPO, base_url="/"))
+    write_output(result.files, out / "public", REPO)
+    handler = functools.partial(_QuietHandler, directory=str(out / "public"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    shutil.rmtree(out, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """A headless Chromium (Debian's); Playwright gives it a fresh temporary profile (user-data-dir)."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
