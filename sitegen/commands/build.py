@@ -19,6 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--future", action="store_true", help="include future-dated pages")
     parser.add_argument("--base-url", default=None, help="override base_url (e.g. the GitHub Pages URL)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--check", action="store_true",
+                        help="check internal links before writing; nothing is written when one is broken")
     parser.add_argument("--clean-output", action="store_true",
                         help="delete files in the output folder that this build did not write (dotfiles kept)")
 
@@ -38,6 +40,14 @@ def run(args: argparse.Namespace) -> int:
     result = build_site(options_from_args(args))
     for warning in result.warnings:
         print(warning.format(), file=sys.stderr)
+    if args.check:
+        from sitegen.check import check_build
+
+        report = check_build(result)
+        if report.errors:
+            print(report.format(), file=sys.stderr)
+            print("Error: broken links; nothing was written.", file=sys.stderr)
+            return 1
     stats = write_output(result.files, output, args.source, clean=args.clean_output)
     if not args.quiet:
         print(f"Built {result.pages} pages, {len(result.files)} files in {result.seconds:.2f}s "

@@ -114,7 +114,7 @@ class MarkdownRenderer:
 
     def _walk(self, tokens: list[Token], ctx: RenderContext, result: Rendered) -> None:
         """Give headings stable unique ids, collect the toc, rewrite and record links."""
-        used: set[str] = set()
+        used = _raw_html_ids(tokens)
         line = ctx.body_line
         for i, token in enumerate(tokens):
             if token.map:
@@ -178,6 +178,21 @@ def _is_relative(href: str) -> bool:
     if not href or href.startswith(("#", "//", "mailto:", "tel:", "data:")):
         return False
     return "://" not in href.split("?")[0].split("#")[0] and not href.startswith("//")
+
+
+_RAW_ID = re.compile(r"""\sid\s*=\s*["']([^"']+)["']""")
+
+
+def _raw_html_ids(tokens: list[Token]) -> set[str]:
+    """Ids written in raw HTML (`<div id="contact">`), which heading anchors must not reuse."""
+    ids: set[str] = set()
+    for token in tokens:
+        if token.type == "html_block":
+            ids.update(_RAW_ID.findall(token.content))
+        for child in token.children or []:
+            if child.type == "html_inline":
+                ids.update(_RAW_ID.findall(child.content))
+    return ids
 
 
 def _unique(base: str, used: set[str]) -> str:

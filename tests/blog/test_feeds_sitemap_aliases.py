@@ -60,7 +60,8 @@ def test_sitemap_lists_exactly_the_published_pages(make_site: MakeSite) -> None:
     locs = re.findall(r"<loc>(.*?)</loc>", sitemap)
     assert "https://u.github.io/repo/posts/a/" in locs and "https://u.github.io/repo/about/" in locs
     assert not [loc for loc in locs if "draft" in loc or "old" in loc or "404" in loc or "/page/" in loc]
-    html_pages = {p for p in result.files if p.endswith("index.html") and "/page/" not in p and not p.startswith("old/")}
+    html_pages = {p for p in result.files
+                  if p.endswith("index.html") and "/page/" not in p and not p.startswith("old/")}
     assert len(locs) == len(html_pages)
     assert "<lastmod>2024-03-01</lastmod>" in sitemap
     assert result.files["robots.txt"].decode().endswith("Sitemap: https://u.github.io/repo/sitemap.xml\n")

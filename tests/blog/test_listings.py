@@ -107,7 +107,8 @@ def test_series_navigation(make_site: MakeSite) -> None:
 
 def test_home_leaves_out_hidden_pages_in_default_theme(make_site: MakeSite) -> None:
     site = make_site({"content/posts/a.md": "---\ntitle: Visible post\ndate: 2024-01-01\n---\n",
-                      "content/posts/b.md": "---\ntitle: Secret post\ndate: 2024-01-02\nhiddenFromHomePage: true\n---\n"},
+                      "content/posts/b.md": "---\ntitle: Secret post\ndate: 2024-01-02\n"
+                                            "hiddenFromHomePage: true\n---\n"},
                      layouts=False)
     result = build(site)
     assert "Visible post" in html(result, "index.html") and "Secret post" not in html(result, "index.html")

@@ -1,0 +1,162 @@
+"""Check every internal link, asset and fragment of a built site, in memory, in O(links)."""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import unquote, urljoin, urlsplit
+
+from sitegen.check.extract import anchors, extract, xml_urls
+
+_SKIP_SCHEMES = ("mailto:", "tel:", "data:", "javascript:", "sms:")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken thing on one page."""
+
+    page: str
+    """Output path of the page (`posts/x/index.html`)."""
+    message: str
+    url: str = ""
+    source: str | None = None
+    """`content/posts/x.md:12` when the link was written in Markdown."""
+    severity: str = "error"
+    """`error` (broken: exit 1) or `warning` (missing title or description)."""
+
+
+@dataclass
+class CheckReport:
+    """Everything `sitegen check` found."""
+
+    problems: list[Problem] = field(default_factory=list)
+    pages: int = 0
+    links: int = 0
+    external: list[str] = field(default_factory=list)
+    """External URLs seen (checked only with --external)."""
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    def format(self) -> str:
+        """A numbered report grouped by page."""
+        lines: list[str] = []
+        by_page: dict[str, list[Problem]] = {}
+        for problem in self.problems:
+            by_page.setdefault(problem.page, []).append(problem)
+        n = 0
+        for page in sorted(by_page):
+            lines.append(f"{page}:")
+            for problem in by_page[page]:
+                n += 1
+                where = f" ({problem.source})" if problem.source else ""
+                url = f" {problem.url}" if problem.url else ""
+                lines.append(f"  {n}. {problem.severity}: {problem.message}{url}{where}")
+        errors = len(self.errors)
+        lines.append(f"Checked {self.pages} pages and {self.links} links: {errors} broken, "
+                     f"{len(self.problems) - errors} warnings.")
+        return "\n".join(lines)
+
+
+class _Site:
+    """Resolves site URLs to output files."""
+
+    def __init__(self, files: Mapping[str, bytes], base_url: str) -> None:
+        self.files = files
+        parts = urlsplit(base_url)
+        self.origin = f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
+        self.base_path = (parts.path or "/") if (parts.path or "/").endswith("/") else parts.path + "/"
+        self._anchors: dict[str, set[str]] = {}
+
+    def target(self, url_path: str) -> str | None:
+        """The output file a site path serves, or None."""
+        rel = unquote(url_path[len(self.base_path):])
+        candidates = [rel + "index.html"] if rel.endswith("/") or rel == "" else [rel, rel + "/index.html"]
+        for candidate in candidates:
+            if candidate in self.files:
+                return candidate
+        return None
+
+    def anchors_of(self, path: str) -> set[str]:
+        if path not in self._anchors:
+            self._anchors[path] = anchors(self.files[path].decode("utf-8", "replace"))
+        return self._anchors[path]
+
+    def page_url(self, path: str) -> str:
+        url = self.base_path + path
+        return url[: -len("index.html")] if url.endswith("/index.html") or url == "/index.html" else url
+
+
+def check_files(files: Mapping[str, bytes], base_url: str,
+                sources: Mapping[str, Mapping[str, str]] | None = None) -> CheckReport:
+    """Check a site held as `{output path: bytes}`. `sources` maps page -> href -> `content/x.md:line`."""
+    site = _Site(files, base_url)
+    report = CheckReport()
+    sources = sources or {}
+    external: set[str] = set()
+    for path in sorted(files):
+        if path.endswith(".html"):
+            report.pages += 1
+            _check_page(site, path, report, sources.get(path, {}), external)
+        elif path.endswith(".xml"):
+            for url in xml_urls(files[path].decode("utf-8", "replace")):
+                report.links += 1
+                _check_url(site, path, "/", url, report, None, external, kind="xml")
+    report.external = sorted(external)
+    return report
+
+
+def _check_page(site: _Site, path: str, report: CheckReport, sources: Mapping[str, str],
+                external: set[str]) -> None:
+    text = site.files[path].decode("utf-8", "replace")
+    found = extract(text)
+    redirect = 'http-equiv="refresh"' in text
+    if not redirect:
+        if not found.title:
+            report.problems.append(Problem(path, "page has no <title>", severity="warning"))
+        if not found.description and path != "404.html":
+            report.problems.append(Problem(path, "page has no meta description", severity="warning"))
+        for dup, count in sorted(Counter(found.ids).items()):
+            if count > 1:
+                report.problems.append(Problem(path, f"duplicate id `{dup}` ({count} times)"))
+    page_url = site.page_url(path)
+    for kind, url in found.links:
+        report.links += 1
+        _check_url(site, path, page_url, url, report, sources.get(url), external, kind=kind)
+
+
+def _check_url(site: _Site, path: str, page_url: str, url: str, report: CheckReport, source: str | None,
+               external: set[str], kind: str) -> None:
+    url = written = url.strip()
+    if not url or url.startswith(_SKIP_SCHEMES):
+        return
+    parts = urlsplit(url)
+    if parts.scheme or url.startswith("//"):
+        if site.origin and f"{parts.scheme}://{parts.netloc}" == site.origin:
+            url = parts.path + (f"#{parts.fragment}" if parts.fragment else "")
+        else:
+            if parts.scheme in ("http", "https"):
+                external.add(url)
+            return
+    full = urljoin(page_url, url)
+    target_path, _, fragment = full.partition("#")
+    target_path = target_path.partition("?")[0]
+    if not target_path.startswith(site.base_path):
+        report.problems.append(Problem(path, f"link outside the site's base path {site.base_path}", written, source))
+        return
+    if target_path == page_url and fragment:
+        target: str | None = path
+    else:
+        normalized = posixpath.normpath(target_path)
+        if target_path.endswith("/") and not normalized.endswith("/"):
+            normalized += "/"
+        target = site.target(normalized)
+    if target is None:
+        what = {"img": "missing image", "link": "missing stylesheet or resource", "script": "missing script"}
+        report.problems.append(Problem(path, what.get(kind, "missing page"), written, source))
+        return
+    if fragment and target.endswith(".html") and unquote(fragment) not in site.anchors_of(target):
+        report.problems.append(Problem(path, f"missing fragment #{unquote(fragment)}", written, source))

@@ -1,0 +1,42 @@
+"""`sitegen check`: build (or read --output) and check every link; exit 1 when anything is broken."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from sitegen.build import build_site
+from sitegen.check import check_build, check_directory
+from sitegen.check.external import check_external
+from sitegen.check.internal import Problem
+from sitegen.commands.build import options_from_args
+from sitegen.config import load_config
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags of `sitegen check`."""
+    parser.add_argument("--source", "-s", type=Path, default=Path("."), help="site folder (default: .)")
+    parser.add_argument("--output", "-o", type=Path, default=None,
+                        help="check this already built folder instead of building")
+    parser.add_argument("--external", action="store_true", help="also check external links (uses the network)")
+    parser.add_argument("--drafts", action="store_true")
+    parser.add_argument("--future", action="store_true")
+    parser.add_argument("--base-url", default=None)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check and print the report."""
+    if args.output is not None:
+        config, _ = load_config(args.source)
+        report = check_directory(args.output, args.base_url or config.base_url)
+    else:
+        report = check_build(build_site(options_from_args(args)))
+    if args.external and report.external:
+        cache = args.source / ".sitegen-cache" / "external-links.json"
+        for result in check_external(report.external, cache):
+            if not result.ok:
+                report.problems.append(Problem("(external)", f"external link failed: {result.error}", result.url))
+    text = report.format()
+    print(text, file=sys.stdout if not report.errors else sys.stderr)
+    return 1 if report.errors else 0

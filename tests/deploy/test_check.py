@@ -1,0 +1,96 @@
+"""`sitegen check` finds each planted fault with its source line, and passes the example site."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from sitegen.check import check_build
+from sitegen.check.external import check_external
+from sitegen.cli import main
+from tests.conftest import REPO, build
+
+MakeSite = Callable[..., Path]
+
+PLANTED = {
+    "sitegen.yaml": "title: T\nbase_url: https://u.github.io/repo/\n",
+    "content/a.md": "---\ntitle: A\n---\nintro\n\n[missing page](/nowhere/)\n\n![missing image](/img/none.png)\n\n"
+                    "[missing fragment](b.md#nope) [good fragment](b.md#there)\n\n"
+                    '<a href="/repo/b/">ok</a> <a href="https://u.github.io/b/">wrong sub-path</a>\n',
+    "content/b.md": "---\ntitle: B\n---\n## There\n",
+}
+
+
+def test_each_planted_fault_is_found_with_its_source_line(make_site: MakeSite) -> None:
+    report = check_build(build(make_site(PLANTED)))
+    errors = {(p.message, p.url, p.source) for p in report.errors}
+    assert ("missing page", "/repo/nowhere/", "content/a.md:6") in errors
+    assert ("missing image", "/repo/img/none.png", "content/a.md:8") in errors
+    assert ("missing fragment #nope", "/repo/b/#nope", "content/a.md:10") in errors
+    assert any(p.message.startswith("link outside the site's base path") and p.url == "https://u.github.io/b/"
+               for p in report.errors)
+    assert len(report.errors) == 4, report.format()
+    text = report.format()
+    assert "a/index.html:\n" in text and ". error: missing page /repo/nowhere/ (content/a.md:6)" in text
+
+
+def test_duplicate_ids_and_missing_titles(make_site: MakeSite) -> None:
+    site = make_site({"content/a.md": '<p id="x">1</p>\n\n<p id="x">2</p>\n',
+                      "layouts/page.html": "<html><head><title></title></head><body>{{ page.content }}</body></html>"})
+    report = check_build(build(site))
+    assert any("duplicate id `x`" in p.message for p in report.errors)
+    assert any(p.severity == "warning" and "title" in p.message for p in report.problems)
+
+
+def test_the_example_site_passes() -> None:
+    report = check_build(build(REPO))
+    assert report.errors == [], report.format()
+    assert report.pages > 30
+
+
+def test_cli_check_exit_codes(make_site: MakeSite, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--source", str(make_site(PLANTED))]) == 1
+    assert "content/a.md:6" in capsys.readouterr().err
+    good = make_site({"content/a.md": "---\ntitle: A\ndescription: d\n---\n[b](b.md)",
+                      "content/b.md": "---\ntitle: B\ndescription: d\n---\n"}, layouts=False, name="good")
+    assert main(["check", "--source", str(good)]) == 0
+
+
+def test_build_check_refuses_to_write_a_broken_site(make_site: MakeSite) -> None:
+    site = make_site(PLANTED)
+    assert main(["build", "--check", "--source", str(site), "-q"]) == 1
+    assert not (site / "public").exists()
+
+
+def test_check_an_existing_output_folder(make_site: MakeSite) -> None:
+    site = make_site(PLANTED)
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    assert main(["check", "--source", str(site), "--output", str(site / "public")]) == 1
+
+
+@pytest.fixture
+def local_server(tmp_path: Path) -> Iterator[str]:
+    (tmp_path / "ok.html").write_text("ok")
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_external_links_are_checked_concurrently_and_cached(local_server: str, tmp_path: Path) -> None:
+    cache = tmp_path / "cache.json"
+    urls = [f"{local_server}/ok.html", f"{local_server}/missing.html"]
+    results = check_external(urls, cache, timeout=2, retries=0, per_host_interval=0, now=1000.0)
+    assert [(r.ok, r.status) for r in results] == [(False, 404), (True, 200)]
+    again = check_external(urls, cache, timeout=2, retries=0, per_host_interval=0, now=2000.0)
+    assert [r.error for r in again if r.ok] == ["cached"]
