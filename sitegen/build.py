@@ -1,7 +1,8 @@
 """The build pipeline, in order. Everything is gathered first, then rendered to memory; nothing is written here.
 
     load config -> discover sources -> parse pages and data (+ git dates) -> assemble the content tree and taxonomies
-    -> render Markdown -> render templates -> other outputs (feeds, sitemap, CV, ...) -> BuildResult
+    -> render Markdown -> CV pages -> render templates -> CV PDF/JSON and other outputs (feeds, sitemap, ...)
+    -> BuildResult
 
 Writing the result is `sitegen.writer.write_output`'s job.
 """
@@ -21,6 +22,8 @@ from sitegen.content.page import Page, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_text
 from sitegen.content.taxonomies import collect_taxonomies
 from sitegen.content.tree import ContentTree, assemble_tree
+from sitegen.cv.site import cv_files, plan_cv
+from sitegen.cv.source import CVSource, cv_options, discover_cvs
 from sitegen.errors import Diagnostic, SitegenError, raise_if_any
 from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered
 from sitegen.render_pages import render_pages
@@ -67,7 +70,7 @@ def build_site(options: BuildOptions) -> BuildResult:
     config = _apply_overrides(config, options)
     themes = theme_dirs(site_dir, config.theme)
     sources = discover_sources(site_dir, themes)
-    pages, data = _parse_sources(sources, config)
+    pages, data, cvs = _parse_sources(sources, config, site_dir)
     apply_git_lastmod(pages, site_dir, config.enable_git_info)
     now = options.now or build_time()
     drafts = options.drafts or config.build.drafts
@@ -81,9 +84,11 @@ def build_site(options: BuildOptions) -> BuildResult:
     warnings.extend(link_warnings)
     state = SiteState(config=config, tree=tree, taxonomies=taxonomies, rendered=rendered, summaries=summaries,
                       data=data, urls=UrlHelper(config), build_date=source_date_epoch())
+    cv_plan = plan_cv(state, cvs, cv_options(config))
     files, origins = _copy_assets(sources, tree)
-    page_files = render_pages(state, site_dir, themes, renderer, warnings)
+    page_files = render_pages(state, site_dir, themes, renderer, warnings, cv_plan.context)
     files.update(page_files)
+    files.update(cv_files(cv_plan, cv_options(config)))
     from sitegen.outputs import generate_outputs
 
     files.update(generate_outputs(state, site_dir, themes, files))
@@ -101,8 +106,9 @@ def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
     return config
 
 
-def _parse_sources(sources: Sources, config: SiteConfig) -> tuple[list[Page], dict[str, object]]:
-    """Parse every page and data file, collecting all errors of the phase."""
+def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path
+                   ) -> tuple[list[Page], dict[str, object], list[CVSource]]:
+    """Parse every page, data file and CV, collecting all errors of the phase."""
     errors: list[SitegenError] = list(sources.errors)
     pages: list[Page] = []
     for source in sources.pages:
@@ -111,8 +117,14 @@ def _parse_sources(sources: Sources, config: SiteConfig) -> tuple[list[Page], di
         except SitegenError as exc:
             errors.append(_in_content(exc, source))
     data = load_data(sources.data, errors)
+    cvs, cv_errors = discover_cvs(site_dir, config.language)
+    errors.extend(e for e in cv_errors if not any(e.path == d.path and e.line == d.line for d in errors))
+    try:
+        cv_options(config)
+    except SitegenError as exc:
+        errors.append(exc)
     raise_if_any(errors)
-    return pages, data
+    return pages, data, cvs
 
 
 def _in_content(exc: SitegenError, source: SourceFile) -> SitegenError:

@@ -60,7 +60,8 @@ def add_listing_pages(state: SiteState) -> None:
 
 
 def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer: MarkdownRenderer,
-                 warnings: list[Diagnostic], extra_globals: dict[str, Any] | None = None) -> dict[str, bytes]:
+                 warnings: list[Diagnostic], page_context: dict[str, dict[str, Any]] | None = None
+                 ) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
@@ -68,7 +69,8 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
     """
     add_listing_pages(state)
     env = make_environment([site_dir / "layouts", *(t / "layouts" for t in themes)], state.config,
-                           lambda text: renderer.render(text).html, extra_globals)
+                           lambda text: renderer.render(text).html)
+    page_context = page_context or {}
     site = SiteView(state)
     files: dict[str, bytes] = {}
     errors: list[SitegenError] = []
@@ -77,7 +79,8 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
         assert view is not None
         try:
             rendered = render_listing(env, site, view, state) if view.kind in PAGINATED else {
-                output_path_for(state.tree.urls[source]): render_one(env, site, view, state)}
+                output_path_for(state.tree.urls[source]): render_one(env, site, view, state,
+                                                                     **page_context.get(source, {}))}
         except MissingTemplate as exc:
             if state.tree.pages[source].generated:
                 warnings.append(Diagnostic(f"{exc.message}; not written", path=exc.path, causes=tuple(exc.causes)))

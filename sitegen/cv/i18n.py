@@ -1,0 +1,41 @@
+"""Words a CV prints in each language: section titles, months, "present". Extend `LABELS` for more languages."""
+
+from __future__ import annotations
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "work": "Experience", "volunteer": "Volunteering", "education": "Education", "awards": "Awards",
+        "certificates": "Certificates", "publications": "Publications", "skills": "Skills",
+        "languages": "Languages", "interests": "Interests", "references": "References", "projects": "Projects",
+        "talks": "Talks", "teaching": "Teaching", "patents": "Patents", "open_source": "Open source",
+        "service": "Service", "present": "present", "download_pdf": "PDF", "download_json": "JSON Resume",
+        "other_language": "中文版", "selected": "selected", "stars": "stars",
+    },
+    "zh": {
+        "work": "工作经历", "volunteer": "志愿经历", "education": "教育背景", "awards": "荣誉奖项",
+        "certificates": "证书", "publications": "发表论文", "skills": "技能", "languages": "语言",
+        "interests": "兴趣", "references": "推荐人", "projects": "项目", "talks": "学术报告",
+        "teaching": "教学", "patents": "专利", "open_source": "开源项目", "service": "学术服务",
+        "present": "至今", "download_pdf": "PDF", "download_json": "JSON Resume",
+        "other_language": "English", "selected": "代表作", "stars": "星",
+    },
+}
+MONTHS = {
+    "en": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+}
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The label table for a BCP 47 tag (`zh-CN` -> `zh`), falling back to English."""
+    base = lang.split("-")[0].lower()
+    return {**LABELS["en"], **LABELS.get(base, {})}
+
+
+def format_month(year: int, month: int | None, lang: str) -> str:
+    """`Sep 2015` / `2015年9月`, or just the year."""
+    base = lang.split("-")[0].lower()
+    if month is None:
+        return f"{year}年" if base in ("zh", "ja") else str(year)
+    if base in ("zh", "ja"):
+        return f"{year}年{month}月"
+    return f"{MONTHS['en'][month - 1]} {year}"

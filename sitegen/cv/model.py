@@ -1,0 +1,237 @@
+"""The CV as every output sees it: sections of entries with titles, places, dates, Markdown and links."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sitegen.cv.i18n import format_month, labels
+from sitegen.cv.schema import EXTENSION_SECTIONS, JSON_RESUME_SECTIONS
+from sitegen.cv.validate import is_free_section, parse_cv_date
+
+DEFAULT_ORDER = ["work", "education", "publications", "talks", "teaching", "awards", "projects", "open_source",
+                 "patents", "service", "volunteer", "certificates", "skills", "languages", "interests",
+                 "references"]
+
+
+@dataclass
+class Entry:
+    """One item of a section, normalized across section kinds."""
+
+    title: str
+    subtitle: str = ""
+    """Role, degree or level."""
+    org: str = ""
+    """Employer, institution, venue or event."""
+    where: str = ""
+    when: str = ""
+    summary: str = ""
+    """Markdown."""
+    highlights: list[str] = field(default_factory=list)
+    """Markdown items."""
+    keywords: list[str] = field(default_factory=list)
+    authors: list[tuple[str, bool]] = field(default_factory=list)
+    """(name, is the CV's owner)."""
+    links: list[tuple[str, str]] = field(default_factory=list)
+    """(label, url)."""
+    badges: list[str] = field(default_factory=list)
+    """`oral`, `best paper`, `selected`."""
+    url: str = ""
+    tags: list[str] = field(default_factory=list)
+    sort_key: tuple[int, int, int] = (0, 0, 0)
+
+
+@dataclass
+class Section:
+    """A titled list of entries."""
+
+    key: str
+    title: str
+    entries: list[Entry]
+
+
+@dataclass
+class CV:
+    """One CV (one language, one variant)."""
+
+    lang: str
+    name: str
+    label: str = ""
+    email: str = ""
+    phone: str = ""
+    url: str = ""
+    location: str = ""
+    summary: str = ""
+    profiles: list[tuple[str, str, str]] = field(default_factory=list)
+    """(network, username, url)."""
+    sections: list[Section] = field(default_factory=list)
+    variant: str = ""
+    labels: dict[str, str] = field(default_factory=dict)
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _date_text(value: Any, lang: str, present: str) -> tuple[str, tuple[int, int, int]]:
+    if isinstance(value, str) and value.strip().lower() == "present":
+        return present, (9999, 12, 31)
+    parsed = parse_cv_date(value)
+    if parsed is None:
+        return _text(value), (0, 0, 0)
+    year, month, day = parsed
+    return format_month(year, month, lang), (year, month or 0, day or 0)
+
+
+def _range(item: dict[str, Any], lang: str, words: dict[str, str]) -> tuple[str, tuple[int, int, int]]:
+    start = item.get("startDate")
+    end = item.get("endDate")
+    single = item.get("date") if item.get("date") is not None else item.get("releaseDate")
+    if start is None and end is None:
+        if single is None and item.get("year") is not None:
+            single = item.get("year")
+        text, key = _date_text(single, lang, words["present"]) if single is not None else ("", (0, 0, 0))
+        return text, key
+    start_text, start_key = _date_text(start, lang, words["present"]) if start is not None else ("", (0, 0, 0))
+    end_text, end_key = (_date_text(end, lang, words["present"]) if end is not None
+                         else (words["present"], (9999, 12, 31)))
+    if start_text == end_text:
+        return start_text, end_key
+    return f"{start_text} – {end_text}".strip(" –"), end_key
+
+
+def _norm_name(name: str) -> str:
+    return re.sub(r"[\s.]+", " ", name).strip().casefold()
+
+
+def _entry(key: str, item: dict[str, Any], lang: str, words: dict[str, str], me: set[str]) -> Entry:
+    """Map one raw item of section `key` onto the common Entry shape."""
+    when, sort_key = _range(item, lang, words)
+    get = item.get
+    links: list[tuple[str, str]] = []
+    entry = Entry(title="", when=when, sort_key=sort_key, summary=_text(get("summary")),
+                  highlights=[_text(h) for h in get("highlights") or []], url=_text(get("url")),
+                  tags=[_text(t) for t in get("tags") or []], keywords=[_text(k) for k in get("keywords") or []])
+    if key in ("work", "volunteer"):
+        entry.title, entry.org = _text(get("position")), _text(get("name") or get("organization"))
+        entry.where = _text(get("location"))
+        entry.summary = entry.summary or _text(get("description"))
+    elif key == "education":
+        degree = " ".join(x for x in (_text(get("studyType")), _text(get("area"))) if x)
+        entry.title, entry.org = degree or _text(get("institution")), _text(get("institution"))
+        entry.subtitle = _text(get("score"))
+        entry.keywords = [_text(c) for c in get("courses") or []]
+    elif key == "awards":
+        entry.title, entry.org = _text(get("title")), _text(get("awarder"))
+    elif key == "certificates":
+        entry.title, entry.org = _text(get("name")), _text(get("issuer"))
+    elif key == "publications":
+        entry.title = _text(get("name"))
+        entry.org = _text(get("venue") or get("publisher"))
+        entry.subtitle = _text(get("type"))
+        entry.authors = [(_text(a), _norm_name(_text(a)) in me) for a in get("authors") or []]
+        if get("award"):
+            entry.badges.append(_text(get("award")))
+        if get("selected"):
+            entry.badges.append(words["selected"])
+        if get("doi"):
+            links.append(("DOI", f"https://doi.org/{get('doi')}"))
+        if get("arxiv"):
+            links.append(("arXiv", f"https://arxiv.org/abs/{get('arxiv')}"))
+        for label, name in (("PDF", "pdf"), ("Code", "code"), ("Slides", "slides")):
+            if get(name):
+                links.append((label, _text(get(name))))
+    elif key in ("skills", "interests"):
+        entry.title, entry.subtitle = _text(get("name")), _text(get("level"))
+    elif key == "languages":
+        entry.title, entry.subtitle = _text(get("language")), _text(get("fluency"))
+    elif key == "references":
+        entry.title, entry.summary = _text(get("name")), _text(get("reference"))
+    elif key == "projects":
+        entry.title, entry.org = _text(get("name")), _text(get("entity"))
+        entry.summary = entry.summary or _text(get("description"))
+        entry.subtitle = ", ".join(_text(r) for r in get("roles") or [])
+    elif key == "talks":
+        entry.title, entry.org, entry.where = _text(get("title")), _text(get("event")), _text(get("location"))
+        for label, name in (("Slides", "slides"), ("Video", "video")):
+            if get(name):
+                links.append((label, _text(get(name))))
+    elif key == "teaching":
+        entry.title, entry.org, entry.subtitle = _text(get("course")), _text(get("institution")), _text(get("role"))
+    elif key == "patents":
+        entry.title, entry.subtitle = _text(get("title")), _text(get("number"))
+        entry.org = _text(get("status"))
+        entry.authors = [(_text(a), _norm_name(_text(a)) in me) for a in get("inventors") or []]
+    elif key == "open_source":
+        entry.title, entry.subtitle = _text(get("repository")), _text(get("role"))
+        entry.summary = _text(get("description"))
+        if get("stars") is not None:
+            entry.badges.append(f"★ {get('stars')}")
+    elif key == "service":
+        entry.title, entry.org = _text(get("role")), _text(get("organization"))
+    else:
+        entry.title, entry.subtitle = _text(get("title")), _text(get("subtitle"))
+        entry.where = _text(get("location"))
+    entry.links = links
+    return entry
+
+
+def section_titles(data: dict[str, Any], lang: str) -> tuple[list[str], dict[str, str]]:
+    """Section order and titles: `sections:` when given, else the default order then free sections."""
+    words = labels(lang)
+    present = [k for k in data if k in JSON_RESUME_SECTIONS or k in EXTENSION_SECTIONS or
+               (k not in ("basics", "sections", "meta", "$schema") and is_free_section(data[k]))]
+    titles = {k: words.get(k, "") or (data[k].get("title") if isinstance(data[k], dict) else "")
+              or k.replace("_", " ").title() for k in present}
+    for k in present:
+        if isinstance(data[k], dict) and data[k].get("title"):
+            titles[k] = str(data[k]["title"])
+    refs = data.get("sections")
+    if refs:
+        order = []
+        for ref in refs:
+            k = ref.get("key") if isinstance(ref, dict) else str(ref)
+            if k in titles:
+                order.append(k)
+                if isinstance(ref, dict) and ref.get("title"):
+                    titles[k] = str(ref["title"])
+        return order, titles
+    known = [k for k in DEFAULT_ORDER if k in present]
+    return known + [k for k in present if k not in known], titles
+
+
+def build_cv(data: dict[str, Any], lang: str, name_variants: list[str], variant: dict[str, Any] | None = None,
+             variant_name: str = "") -> CV:
+    """Normalize raw CV data (already validated) into a CV for one language and variant."""
+    words = labels(lang)
+    basics = data.get("basics") or {}
+    me = {_norm_name(n) for n in [_text(basics.get("name")), *name_variants] if n}
+    location = basics.get("location") or {}
+    cv = CV(lang=lang, name=_text(basics.get("name")), label=_text(basics.get("label")),
+            email=_text(basics.get("email")), phone=_text(basics.get("phone")), url=_text(basics.get("url")),
+            location=", ".join(_text(location.get(k)) for k in ("city", "region", "countryCode") if location.get(k)),
+            summary=_text(basics.get("summary")),
+            profiles=[(_text(p.get("network")), _text(p.get("username")), _text(p.get("url")))
+                      for p in basics.get("profiles") or []],
+            variant=variant_name, labels=words)
+    order, titles = section_titles(data, lang)
+    variant = variant or {}
+    wanted_tags = set(variant.get("tags") or [])
+    if variant.get("sections"):
+        order = [k for k in variant["sections"] if k in titles]
+    for key in order:
+        raw = data[key]
+        items = raw["entries"] if isinstance(raw, dict) else raw
+        entries = [_entry(key, item, lang, words, me) for item in items if isinstance(item, dict)]
+        if wanted_tags:
+            entries = [e for e in entries if not e.tags or wanted_tags & set(e.tags)]
+        if key == "publications" and variant.get("max_publications"):
+            limit = int(variant["max_publications"])
+            selected = [e for e in entries if words["selected"] in e.badges]
+            rest = [e for e in entries if words["selected"] not in e.badges]
+            keep = {id(e) for e in (selected + rest)[:limit]}
+            entries = [e for e in entries if id(e) in keep]
+        if entries:
+            cv.sections.append(Section(key, titles[key], entries))
+    return cv

@@ -1,0 +1,161 @@
+"""Typeset a CV to PDF with Typst (the `typst` wheel: self-contained, no system packages, ~0.1 s a CV).
+
+User text never becomes Typst markup: every piece is a Typst string literal joined in code mode, so no
+character in a CV (`#`, `*`, `$`, `@`, `<`) can change the layout. Headings stick to the entry after them and
+entries never break across pages.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from sitegen.content.dates import source_date_epoch
+from sitegen.cv.model import CV, Entry
+from sitegen.errors import ConfigError
+
+_MD = MarkdownIt("commonmark", {"html": False})
+_CJK = re.compile(r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+CJK_FONT_DIRS = [
+    "/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk", "/usr/share/fonts/google-noto-cjk",
+    "/usr/share/fonts/truetype/wqy", "/usr/share/fonts/wenquanyi", "/usr/share/fonts/truetype/arphic",
+    "/System/Library/Fonts", "C:\\Windows\\Fonts",
+]
+_CJK_FILE = re.compile(r"(CJK|wqy|PingFang|Hiragino|msyh|simsun|SourceHan|uming|ukai)", re.I)
+ACCENT = 'rgb("#0b5cad")'
+
+
+def s(text: str) -> str:
+    """A Typst string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def inline(markdown: str) -> str:
+    """Inline Markdown as a Typst code expression (strong, emph, links, code; everything else is text)."""
+    if not markdown:
+        return '[]'
+    tokens = _MD.parseInline(markdown)[0].children or []
+    stack: list[list[str]] = [[]]
+    wrappers: list[str] = []
+    for token in tokens:
+        if token.type in ("text", "html_inline"):
+            stack[-1].append(f"text({s(token.content)})")
+        elif token.type in ("softbreak", "hardbreak"):
+            stack[-1].append('[ ]')
+        elif token.type == "code_inline":
+            stack[-1].append(f"raw({s(token.content)})")
+        elif token.type.endswith("_open") and token.type in ("strong_open", "em_open", "link_open"):
+            href = str(token.attrs.get("href", ""))
+            wrappers.append({"strong_open": "strong", "em_open": "emph"}.get(token.type, f"link({s(href)})"))
+            stack.append([])
+        elif token.type in ("strong_close", "em_close", "link_close") and wrappers:
+            body = " + ".join(stack.pop()) or "[]"
+            wrapper = wrappers.pop()
+            stack[-1].append(f"{wrapper}({body})" if not wrapper.startswith("link(") else f"{wrapper}[#({body})]")
+    while len(stack) > 1:
+        stack[-2].extend(stack.pop())
+    return "(" + (" + ".join(stack[0]) or "[]") + ")"
+
+
+def _entry(e: Entry, accent: str) -> str:
+    head = [f"strong({inline(e.title)})"]
+    if e.subtitle:
+        head.append(f"text({s(' · ' + e.subtitle)})")
+    lines = [f"grid(columns: (1fr, auto), column-gutter: 1em, {' + '.join(head)}, "
+             f"text(size: 9pt, fill: luma(90), {s(e.when)}))"]
+    org = ", ".join(x for x in (e.org, e.where) if x)
+    if e.authors:
+        names = " + text(\", \") + ".join(f"strong({s(n)})" if me else f"text({s(n)})" for n, me in e.authors)
+        lines.append(f"text(size: 9pt, {names})")
+    if org or e.badges:
+        badge = "".join(f" [{b}]" for b in e.badges)
+        lines.append(f"emph(text(fill: luma(60), {s(org + badge)}))")
+    if e.summary:
+        lines.append(inline(e.summary))
+    if e.highlights:
+        items = ", ".join(f"[#{inline(h)}]" for h in e.highlights)
+        lines.append(f"list(tight: true, spacing: 0.35em, {items})")
+    if e.keywords:
+        lines.append(f"text(size: 9pt, fill: luma(70), {s(', '.join(e.keywords))})")
+    links = [(label, url) for label, url in e.links] + ([("Link", e.url)] if e.url and not e.links else [])
+    if links:
+        parts = " + text(\" · \") + ".join(f"link({s(url)}, text(fill: {accent}, {s(label)}))" for label, url in links)
+        lines.append(f"text(size: 9pt, {parts})")
+    body = ", ".join(lines)
+    return f"#block(breakable: false, below: 0.9em, width: 100%)[#stack(dir: ttb, spacing: 0.45em, {body})]"
+
+
+def typst_source(cv: CV, paper: str) -> str:
+    """The Typst document for a CV."""
+    paper_name = "us-letter" if paper == "letter" else "a4"
+    contacts = [c for c in (cv.email, cv.phone, cv.location) if c]
+    contact_exprs = [f"text({s(c)})" for c in contacts]
+    if cv.url:
+        contact_exprs.append(f"link({s(cv.url)}, text(fill: {ACCENT}, {s(cv.url)}))")
+    contact_exprs += [f"link({s(url)}, text(fill: {ACCENT}, {s(network + ': ' + user)}))"
+                      for network, user, url in cv.profiles if url]
+    lang = cv.lang.split("-")[0]
+    epoch = source_date_epoch()
+    date = (f"datetime(year: {epoch.year}, month: {epoch.month}, day: {epoch.day}, hour: {epoch.hour}, "
+            f"minute: {epoch.minute}, second: {epoch.second})" if epoch else "none")
+    out = [
+        f"#set document(title: {s(cv.name + ' — CV')}, author: {s(cv.name)}, date: {date})",
+        f"#set page(paper: {s(paper_name)}, margin: (x: 1.7cm, y: 1.6cm), "
+        f"footer: context align(right, text(size: 8pt, fill: luma(120), counter(page).display(\"1 / 1\", both: true))))",
+        f"#set text(font: (\"Libertinus Serif\",), size: 10pt, lang: {s(lang)}, fallback: true)",
+        "#set par(justify: false, leading: 0.6em)",
+        "#set list(indent: 0.6em, body-indent: 0.5em)",
+        "#show heading.where(level: 2): it => block(above: 1.3em, below: 0.6em, sticky: true, width: 100%)["
+        f"#text(size: 11pt, weight: \"bold\", fill: {ACCENT}, upper(it.body)) #v(-0.7em) "
+        "#line(length: 100%, stroke: 0.5pt + luma(160))]",
+        f"#align(center)[#text(size: 20pt, weight: \"bold\", {s(cv.name)})]",
+    ]
+    if cv.label:
+        out.append(f"#align(center)[#text(size: 11pt, fill: luma(60), {s(cv.label)})]")
+    if contact_exprs:
+        out.append("#align(center)[#text(size: 9pt, " + " + text(\"  ·  \") + ".join(contact_exprs) + ")]")
+    if cv.summary:
+        out.append(f"#v(0.4em)\n#({inline(cv.summary)})")
+    for section in cv.sections:
+        out.append(f"#heading(level: 2, {s(section.title)})")
+        out.extend(_entry(e, ACCENT) for e in section.entries)
+    return "\n".join(out) + "\n"
+
+
+def needs_cjk(cv: CV, source: str) -> bool:
+    """Whether the CV prints any CJK character."""
+    return bool(_CJK.search(source))
+
+
+def find_cjk_fonts(configured: list[str]) -> list[str]:
+    """Font folders to give Typst for CJK text: the configured paths, else known system folders with CJK fonts."""
+    for path in configured:
+        if Path(path).exists():
+            return [str(Path(path).parent if Path(path).is_file() else Path(path))]
+    for folder in CJK_FONT_DIRS:
+        p = Path(folder)
+        if p.is_dir() and any(_CJK_FILE.search(f.name) for f in p.iterdir()):
+            return [folder]
+    return []
+
+
+def render_pdf(cv: CV, *, paper: str = "a4", font_paths: list[str] | None = None, source_label: str = "") -> bytes:
+    """Compile the CV to PDF bytes; refuses to print boxes for CJK text when no CJK font can be found."""
+    import typst
+
+    source = typst_source(cv, paper)
+    fonts: list[str] = []
+    if needs_cjk(cv, source):
+        fonts = find_cjk_fonts(font_paths or [])
+        if not fonts:
+            raise ConfigError(
+                "the CV contains Chinese, Japanese or Korean text but no CJK font was found", path=source_label,
+                hint="install one (Debian/Ubuntu: `apt-get install fonts-noto-cjk`; macOS and Windows have one), "
+                     "or set `cv: {pdf: {font_paths: [path/to/font-folder]}}` in sitegen.yaml")
+    try:
+        return typst.compile(source.encode("utf-8"), font_paths=fonts, ignore_system_fonts=True)
+    except Exception as exc:  # noqa: BLE001 - typst raises its own error types
+        raise ConfigError(f"could not typeset the CV PDF: {exc}", path=source_label,
+                          hint="this is a sitegen bug if the CV validated; please report it") from None

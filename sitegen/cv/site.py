@@ -1,0 +1,110 @@
+"""The CV inside a site: which pages show it, and the PDF and JSON Resume files beside them.
+
+    data/cv.yaml      -> /cv/ (content/cv.md supplies title and intro), /cv.pdf, /cv.json
+    data/cv.zh.yaml   -> /zh/cv/, /zh/cv.pdf, /zh/cv.json (linked to each other with hreflang)
+    cv.variants.short -> /cv/short/, /cv-short.pdf, /cv-short.json (and per language)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sitegen.content.page import Page
+from sitegen.content.urls import output_path_for
+from sitegen.cv.html import CVPage
+from sitegen.cv.i18n import labels
+from sitegen.cv.jsonresume import json_resume_bytes
+from sitegen.cv.model import CV, build_cv
+from sitegen.cv.pdf import render_pdf
+from sitegen.cv.source import CVOptions, CVSource
+from sitegen.errors import ContentError, SitegenError, raise_if_any
+from sitegen.views import SiteState
+
+CV_PAGE = "cv.md"
+
+
+@dataclass
+class CVDocument:
+    """One CV to publish: its data, where its page, PDF and JSON go."""
+
+    source: CVSource
+    cv: CV
+    page_source: str
+    pdf_path: str
+    json_path: str
+
+
+@dataclass
+class CVPlan:
+    """The CV pages of a site and the extra template context each gets."""
+
+    documents: list[CVDocument] = field(default_factory=list)
+    context: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def _paths(lang: str, default: bool, variant: str) -> tuple[str, str, str]:
+    prefix = "" if default else f"/{lang}"
+    page = f"{prefix}/cv/{variant}/" if variant else f"{prefix}/cv/"
+    stem = f"{prefix}/cv-{variant}" if variant else f"{prefix}/cv"
+    return page, f"{stem}.pdf".lstrip("/"), f"{stem}.json".lstrip("/")
+
+
+def plan_cv(state: SiteState, sources: list[CVSource], options: CVOptions) -> CVPlan:
+    """Add the CV pages to the tree (after assembly, before rendering) and decide every CV file."""
+    plan = CVPlan()
+    if not sources:
+        return plan
+    tree = state.tree
+    default_lang = sources[0].lang
+    names = list(options.name_variants) + [str((src.data.get("basics") or {}).get("name") or "") for src in sources]
+    base = tree.pages.get(CV_PAGE)
+    taken = {output_path_for(u).casefold(): s for s, u in tree.urls.items()}
+    errors: list[SitegenError] = []
+    for source in sources:
+        default = source.lang == default_lang
+        for variant_name, variant in [("", {}), *options.variants.items()]:
+            url, pdf, json_path = _paths(source.lang, default, variant_name)
+            cv = build_cv(source.data, source.lang, names, variant, variant_name)
+            if default and not variant_name and base is not None and tree.urls.get(CV_PAGE) == "/cv/":
+                page_source = CV_PAGE
+            else:
+                page_source = f"_cv/{source.lang}/{variant_name or 'main'}"
+                title = (base.title if base is not None and default else labels(source.lang).get("cv", "CV"))
+                if source.lang.split("-")[0] == "zh" and not (base is not None and default):
+                    title = "简历"
+                if variant_name:
+                    title = f"{title} ({variant_name})"
+                page = Page(source=page_source, kind="page", title=title, body=base.body if base and default else "",
+                            layout="cv", lang=source.lang, generated=True,
+                            description=base.description if base is not None else "")
+                if output_path_for(url).casefold() in taken:
+                    errors.append(ContentError(
+                        f"the CV page {url} collides with content/{taken[output_path_for(url).casefold()]}",
+                        path=source.path, hint="rename that page or give it another `url`"))
+                    continue
+                tree.pages[page_source] = page
+                tree.urls[page_source] = url
+                state.rendered.setdefault(page_source, state.rendered.get(CV_PAGE) if default and base else None)
+                if state.rendered.get(page_source) is None:
+                    state.rendered.pop(page_source)
+            plan.documents.append(CVDocument(source, cv, page_source, pdf, json_path))
+    raise_if_any(errors)
+    for doc in plan.documents:
+        alternates = [{"lang": other.source.lang, "url": state.urls.url(tree.urls[other.page_source]),
+                       "label": labels(doc.source.lang).get("other_language", other.source.lang)}
+                      for other in plan.documents
+                      if other.cv.variant == doc.cv.variant and other.source.lang != doc.source.lang]
+        plan.context[doc.page_source] = {"cv": CVPage(doc.cv, state.urls.url("/" + doc.pdf_path),
+                                                      state.urls.url("/" + doc.json_path), alternates)}
+    return plan
+
+
+def cv_files(plan: CVPlan, options: CVOptions) -> dict[str, bytes]:
+    """The PDF and JSON Resume file of every CV document."""
+    files: dict[str, bytes] = {}
+    for doc in plan.documents:
+        files[doc.pdf_path] = render_pdf(doc.cv, paper=options.paper, font_paths=options.font_paths,
+                                         source_label=doc.source.path)
+        files[doc.json_path] = json_resume_bytes(doc.source.data)
+    return files

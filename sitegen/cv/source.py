@@ -1,0 +1,142 @@
+"""Find, read and validate the CV sources of a site: `data/cv.yaml` (or .json/.toml) and `data/cv.<lang>.yaml`."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sitegen.config import SiteConfig
+from sitegen.cv.validate import key_lines, validate_cv
+from sitegen.errors import ConfigError, ContentError, SitegenError
+from sitegen.yamlload import load_yaml
+
+_NAME = re.compile(r"^cv(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.(yaml|yml|json|toml)$")
+
+
+@dataclass(frozen=True)
+class CVSource:
+    """One CV document: its language, its file and its validated data."""
+
+    lang: str
+    path: str
+    """Site-relative path, for messages (`data/cv.zh.yaml`)."""
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CVOptions:
+    """The `cv:` section of sitegen.yaml."""
+
+    name_variants: list[str]
+    paper: str
+    font_paths: list[str]
+    variants: dict[str, dict[str, Any]]
+
+
+def cv_options(config: SiteConfig) -> CVOptions:
+    """Validate the `cv:` config section."""
+    raw = config.cv
+    errors: list[SitegenError] = []
+    allowed = {"name_variants", "pdf", "variants", "enabled"}
+    for key in raw:
+        if key not in allowed:
+            errors.append(ConfigError(f"`cv.{key}`: unknown key", path=config.path,
+                                      hint=f"known keys: {', '.join(sorted(allowed))}"))
+    pdf = raw.get("pdf") or {}
+    paper = str(pdf.get("paper", "a4")).lower()
+    if paper not in ("a4", "letter"):
+        errors.append(ConfigError(f"`cv.pdf.paper`: {paper!r} is not a4 or letter", path=config.path))
+    variants = raw.get("variants") or {}
+    if not isinstance(variants, dict):
+        errors.append(ConfigError("`cv.variants`: expected a mapping of variant name to options", path=config.path))
+        variants = {}
+    for name, options in variants.items():
+        if not re.match(r"^[a-z0-9][a-z0-9_-]*$", str(name)) or not isinstance(options, dict):
+            errors.append(ConfigError(f"`cv.variants.{name}`: a variant needs a simple name and a mapping",
+                                      path=config.path, hint="e.g. short: {tags: [systems], max_publications: 10}"))
+    if errors:
+        from sitegen.errors import raise_if_any
+
+        raise_if_any(errors)
+    return CVOptions(name_variants=[str(n) for n in raw.get("name_variants") or []], paper=paper,
+                     font_paths=[str(p) for p in pdf.get("font_paths") or []],
+                     variants={str(k): v for k, v in variants.items() if isinstance(v, dict)})
+
+
+def parse_cv_text(text: str, path: str) -> Any:
+    """Parse CV text by its file extension."""
+    text = text.lstrip("\ufeff")
+    try:
+        if path.endswith(".json"):
+            return json.loads(text)
+        if path.endswith(".toml"):
+            return tomllib.loads(text)
+        return load_yaml(text)
+    except json.JSONDecodeError as exc:
+        raise ContentError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, col=exc.colno) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(f"invalid TOML: {exc}", path=path) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ContentError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path=path,
+                           line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
+
+
+def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, list[SitegenError]]:
+    """Read, parse and validate one CV file; returns the source or the errors."""
+    text = file.read_text("utf-8")
+    try:
+        data = parse_cv_text(text, label)
+    except SitegenError as exc:
+        return None, [exc]
+    errors = validate_cv(data, label, key_lines(text))
+    if errors:
+        return None, errors
+    return CVSource(lang, label, _plain(data)), []
+
+
+def _plain(value: Any) -> Any:
+    """Dates as ISO text, so every output reads them the same way."""
+    import datetime as dt
+
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], list[SitegenError]]:
+    """Every CV in data/, the default-language one first; all errors of all files."""
+    data_dir = site_dir / "data"
+    found: list[CVSource] = []
+    errors: list[SitegenError] = []
+    if not data_dir.is_dir():
+        return found, errors
+    seen: set[str] = set()
+    for file in sorted(data_dir.iterdir()):
+        match = _NAME.match(file.name)
+        if not match or not file.is_file():
+            continue
+        lang = match.group(1) or default_lang
+        if lang in seen:
+            errors.append(ContentError(f"a second CV for language `{lang}`", path=f"data/{file.name}",
+                                       hint="keep one of cv.yaml / cv.json / cv.toml per language"))
+            continue
+        seen.add(lang)
+        source, problems = load_cv_file(file, f"data/{file.name}", lang)
+        errors.extend(problems)
+        if source:
+            found.append(source)
+    found.sort(key=lambda s: (s.lang != default_lang, s.lang))
+    return found, errors
