@@ -8,7 +8,7 @@ from typing import Any
 
 from sitegen.cv.i18n import format_month, labels
 from sitegen.cv.schema import EXTENSION_SECTIONS, JSON_RESUME_SECTIONS
-from sitegen.cv.validate import is_free_section, parse_cv_date
+from sitegen.cv.validate import is_free_section, normalize_url, parse_cv_date
 
 DEFAULT_ORDER = ["work", "education", "publications", "talks", "teaching", "awards", "projects", "open_source",
                  "patents", "service", "volunteer", "certificates", "skills", "languages", "interests",
@@ -111,7 +111,7 @@ def _entry(key: str, item: dict[str, Any], lang: str, words: dict[str, str], me:
     get = item.get
     links: list[tuple[str, str]] = []
     entry = Entry(title="", when=when, sort_key=sort_key, summary=_text(get("summary")),
-                  highlights=[_text(h) for h in get("highlights") or []], url=_text(get("url")),
+                  highlights=[_text(h) for h in get("highlights") or []], url=normalize_url(_text(get("url"))),
                   tags=[_text(t) for t in get("tags") or []], keywords=[_text(k) for k in get("keywords") or []])
     if key in ("work", "volunteer"):
         entry.title, entry.org = _text(get("position")), _text(get("name") or get("organization"))
@@ -141,7 +141,7 @@ def _entry(key: str, item: dict[str, Any], lang: str, words: dict[str, str], me:
             links.append(("arXiv", f"https://arxiv.org/abs/{get('arxiv')}"))
         for label, name in (("PDF", "pdf"), ("Code", "code"), ("Slides", "slides")):
             if get(name):
-                links.append((label, _text(get(name))))
+                links.append((label, normalize_url(_text(get(name)))))
     elif key in ("skills", "interests"):
         entry.title, entry.subtitle = _text(get("name")), _text(get("level"))
     elif key == "languages":
@@ -156,7 +156,7 @@ def _entry(key: str, item: dict[str, Any], lang: str, words: dict[str, str], me:
         entry.title, entry.org, entry.where = _text(get("title")), _text(get("event")), _text(get("location"))
         for label, name in (("Slides", "slides"), ("Video", "video")):
             if get(name):
-                links.append((label, _text(get(name))))
+                links.append((label, normalize_url(_text(get(name)))))
     elif key == "teaching":
         entry.title, entry.org, entry.subtitle = _text(get("course")), _text(get("institution")), _text(get("role"))
     elif key == "patents":
@@ -209,10 +209,11 @@ def build_cv(data: dict[str, Any], lang: str, name_variants: list[str], variant:
     me = {_norm_name(n) for n in [_text(basics.get("name")), *name_variants] if n}
     location = basics.get("location") or {}
     cv = CV(lang=lang, name=_text(basics.get("name")), label=_text(basics.get("label")),
-            email=_text(basics.get("email")), phone=_text(basics.get("phone")), url=_text(basics.get("url")),
+            email=_text(basics.get("email")), phone=_text(basics.get("phone")),
+            url=normalize_url(_text(basics.get("url"))),
             location=", ".join(_text(location.get(k)) for k in ("city", "region", "countryCode") if location.get(k)),
             summary=_text(basics.get("summary")),
-            profiles=[(_text(p.get("network")), _text(p.get("username")), _text(p.get("url")))
+            profiles=[(_text(p.get("network")), _text(p.get("username")), normalize_url(_text(p.get("url"))))
                       for p in basics.get("profiles") or []],
             variant=variant_name, labels=words)
     order, titles = section_titles(data, lang)

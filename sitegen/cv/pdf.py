@@ -103,7 +103,8 @@ def typst_source(cv: CV, paper: str) -> str:
     out = [
         f"#set document(title: {s(cv.name + ' — CV')}, author: {s(cv.name)}, date: {date})",
         f"#set page(paper: {s(paper_name)}, margin: (x: 1.7cm, y: 1.6cm), "
-        f"footer: context align(right, text(size: 8pt, fill: luma(120), counter(page).display(\"1 / 1\", both: true))))",
+        "footer: context align(right, text(size: 8pt, fill: luma(120), "
+        "counter(page).display(\"1 / 1\", both: true))))",
         f"#set text(font: (\"Libertinus Serif\",), size: 10pt, lang: {s(lang)}, fallback: true)",
         "#set par(justify: false, leading: 0.6em)",
         "#set list(indent: 0.6em, body-indent: 0.5em)",

@@ -74,9 +74,17 @@ def parse_cv_date(value: Any) -> tuple[int, int | None, int | None] | None:
     return year, month, day
 
 
+_BARE_HOST = re.compile(r"^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+(/\S*)?$")
+
+
+def normalize_url(value: str) -> str:
+    """`example.com/x` (as the JSON Resume sample writes) becomes `https://example.com/x`."""
+    return f"https://{value}" if value and _BARE_HOST.match(value) else value
+
+
 def valid_url(value: str) -> bool:
-    """http(s) URLs with a host, mailto: links, and site paths starting with `/`."""
-    if value.startswith("/") and not value.startswith("//"):
+    """http(s) URLs with a host, bare host names, mailto: links, site paths starting with `/`, or empty."""
+    if value == "" or (value.startswith("/") and not value.startswith("//")) or _BARE_HOST.match(value):
         return True
     parts = urlsplit(value)
     if parts.scheme in ("http", "https"):

@@ -1,0 +1,76 @@
+"""`sitegen cv`: make one CV (html, pdf, json, md) without building the site; `sitegen cv schema`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from sitegen.config import load_config
+from sitegen.cv.jsonresume import json_resume_bytes
+from sitegen.cv.markdown import render_markdown_cv
+from sitegen.cv.model import build_cv
+from sitegen.cv.pdf import render_pdf
+from sitegen.cv.schema import json_schema
+from sitegen.cv.source import cv_options, discover_cvs
+from sitegen.errors import ContentError, raise_if_any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags of `sitegen cv`."""
+    parser.add_argument("action", nargs="?", choices=["make", "schema"], default="make",
+                        help="`schema` prints the JSON Schema of the CV format")
+    parser.add_argument("--source", "-s", type=Path, default=Path("."), help="site folder (default: .)")
+    parser.add_argument("--format", "-f", choices=["html", "pdf", "json", "md"], default="pdf")
+    parser.add_argument("--variant", default="", help="a variant from cv.variants in sitegen.yaml")
+    parser.add_argument("--lang", default=None, help="language of the CV (data/cv.<lang>.yaml)")
+    parser.add_argument("--output", "-o", type=Path, default=None, help="file to write (default: stdout)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the requested CV."""
+    if args.action == "schema":
+        data = (json.dumps(json_schema(), indent=2) + "\n").encode()
+        return _emit(data, args.output)
+    config, _ = load_config(args.source)
+    options = cv_options(config)
+    sources, errors = discover_cvs(args.source, config.language)
+    raise_if_any(errors)
+    lang = args.lang or config.language
+    source = next((s for s in sources if s.lang == lang), None)
+    if source is None:
+        raise ContentError(f"no CV for language `{lang}`", path="data/",
+                           hint=f"create data/cv.yaml (or data/cv.{lang}.yaml); found: "
+                                f"{', '.join(s.lang for s in sources) or 'none'}")
+    if args.variant and args.variant not in options.variants:
+        raise ContentError(f"no CV variant `{args.variant}`", path=config.path,
+                           hint=f"variants in cv.variants: {', '.join(options.variants) or 'none'}")
+    names = options.name_variants + [str((s.data.get("basics") or {}).get("name") or "") for s in sources]
+    cv = build_cv(source.data, lang, names, options.variants.get(args.variant), args.variant)
+    if args.format == "pdf":
+        data = render_pdf(cv, paper=options.paper, font_paths=options.font_paths, source_label=source.path)
+    elif args.format == "json":
+        data = json_resume_bytes(source.data)
+    elif args.format == "md":
+        data = render_markdown_cv(cv).encode()
+    else:
+        from sitegen.build import BuildOptions, build_site
+
+        result = build_site(BuildOptions(source=args.source))
+        prefix = "" if lang == sources[0].lang else f"{lang}/"
+        page = f"{prefix}cv/{args.variant + '/' if args.variant else ''}index.html"
+        data = result.files[page]
+    if args.format == "pdf" and args.output is None and sys.stdout.isatty():
+        args.output = Path(f"cv{'-' + args.variant if args.variant else ''}.pdf")
+    return _emit(data, args.output)
+
+
+def _emit(data: bytes, output: Path | None) -> int:
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        output.write_bytes(data)
+        print(f"Wrote {output}", file=sys.stderr)
+    return 0
