@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import sitegen
 from sitegen.config import SiteConfig, load_config
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
@@ -26,6 +29,7 @@ from sitegen.cv.site import cv_files, plan_cv
 from sitegen.cv.source import CVSource, cv_options, discover_cvs
 from sitegen.errors import Diagnostic, SitegenError, raise_if_any
 from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered
+from sitegen.memo import BuildMemo, digest
 from sitegen.render_pages import render_pages
 from sitegen.templates import UrlHelper, theme_dirs
 from sitegen.views import SiteState
@@ -62,15 +66,20 @@ class BuildResult:
     state: SiteState | None = None
 
 
-def build_site(options: BuildOptions) -> BuildResult:
-    """Run the whole pipeline; raises SitegenError/ErrorGroup with every error of the failing phase."""
+def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildResult:
+    """Run the whole pipeline; raises SitegenError/ErrorGroup with every error of the failing phase.
+
+    `memo` carries parsed pages and rendered Markdown from a previous build (dev server, build cache).
+    """
     started = time.perf_counter()
     site_dir = options.source
     config, warnings = load_config(site_dir)
     config = _apply_overrides(config, options)
+    memo = memo or BuildMemo()
+    memo.begin(digest(repr(config) + sitegen.__version__))
     themes = theme_dirs(site_dir, config.theme)
     sources = discover_sources(site_dir, themes)
-    pages, data, cvs = _parse_sources(sources, config, site_dir)
+    pages, data, cvs = _parse_sources(sources, config, site_dir, memo)
     apply_git_lastmod(pages, site_dir, config.enable_git_info)
     now = options.now or build_time()
     drafts = options.drafts or config.build.drafts
@@ -80,7 +89,7 @@ def build_site(options: BuildOptions) -> BuildResult:
     raise_if_any(errors)
     taxonomies = collect_taxonomies(tree, config.taxonomies)
     renderer = MarkdownRenderer(config.markdown)
-    rendered, summaries, link_warnings = _render_markdown(tree, renderer, config)
+    rendered, summaries, link_warnings = _render_markdown(tree, renderer, config, memo)
     warnings.extend(link_warnings)
     state = SiteState(config=config, tree=tree, taxonomies=taxonomies, rendered=rendered, summaries=summaries,
                       data=data, urls=UrlHelper(config), build_date=source_date_epoch())
@@ -94,6 +103,7 @@ def build_site(options: BuildOptions) -> BuildResult:
     files.update(generate_outputs(state, site_dir, themes, files))
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
+    memo.finish()
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
                        pages=len(page_files), seconds=time.perf_counter() - started, sources=origins,
                        state=state)
@@ -106,14 +116,15 @@ def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
     return config
 
 
-def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path
+def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path, memo: BuildMemo
                    ) -> tuple[list[Page], dict[str, object], list[CVSource]]:
     """Parse every page, data file and CV, collecting all errors of the phase."""
     errors: list[SitegenError] = list(sources.errors)
     pages: list[Page] = []
     for source in sources.pages:
         try:
-            pages.append(parse_page(source.rel, read_text(source, "content"), config))
+            text = read_text(source, "content")
+            pages.append(memo.page(source.rel, text, lambda: parse_page(source.rel, text, config)))  # noqa: B023
         except SitegenError as exc:
             errors.append(_in_content(exc, source))
     data = load_data(sources.data, errors)
@@ -140,7 +151,7 @@ def _in_content(exc: SitegenError, source: SourceFile) -> SitegenError:
     return exc
 
 
-def _render_markdown(tree: ContentTree, renderer: MarkdownRenderer, config: SiteConfig
+def _render_markdown(tree: ContentTree, renderer: MarkdownRenderer, config: SiteConfig, memo: BuildMemo
                      ) -> tuple[dict[str, Rendered], dict[str, str], list[Diagnostic]]:
     """Render every page's Markdown with links between content files resolved to their URLs."""
     from sitegen.links import LinkResolver
@@ -152,8 +163,8 @@ def _render_markdown(tree: ContentTree, renderer: MarkdownRenderer, config: Site
     resolver = LinkResolver(tree, urls)
     for source in sorted(tree.pages):
         page = tree.pages[source]
-        ctx = RenderContext(source=source, body_line=page.body_line, resolve_link=resolver.for_page(source))
-        result = renderer.render(page.body, ctx)
+        result = memo.rendered(source, page.body, page.body_line, resolver.for_page(source),
+                               functools.partial(_render_body, renderer, page))
         rendered[source] = result
         if page.summary is not None:
             summaries[source] = renderer.render(page.summary).html
@@ -161,6 +172,12 @@ def _render_markdown(tree: ContentTree, renderer: MarkdownRenderer, config: Site
             warnings.append(Diagnostic(f"link to missing content `{link.href}`", path=f"content/{source}",
                                        line=link.line, hint="fix the path, or link to the page's URL"))
     return rendered, summaries, warnings
+
+
+def _render_body(renderer: MarkdownRenderer, page: Page, resolve: Callable[[str], str | None]) -> Rendered:
+    """Render one page's Markdown with a given link resolver."""
+    return renderer.render(page.body, RenderContext(source=page.source, body_line=page.body_line,
+                                                    resolve_link=resolve))
 
 
 def _copy_assets(sources: Sources, tree: ContentTree) -> tuple[dict[str, bytes], dict[str, str]]:
