@@ -1,0 +1,8 @@
+"""`sitegen serve`: build in memory, serve on 127.0.0.1, rebuild on every save and reload open tabs.
+
+    watcher.py     watchfiles (Rust notify) -> batches of changed paths, never the output or caches
+    paths.py       request path -> output file, refusing traversal, dotfiles and odd encodings
+    livereload.py  the reload channel (server-sent events), the client script, and HTML injection
+    server.py      the HTTP server over the last complete build (a snapshot swapped atomically)
+    session.py     ties them together: build -> serve -> watch -> rebuild -> notify
+"""

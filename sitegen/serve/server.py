@@ -1,0 +1,194 @@
+"""The dev HTTP server: serves the last complete build from memory, with the reload channel beside it."""
+
+from __future__ import annotations
+
+import http.server
+import ipaddress
+import mimetypes
+import socket
+import threading
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from urllib.parse import urlsplit
+
+from sitegen.serve.livereload import CLIENT_JS, EVENTS_PATH, SCRIPT_PATH, WORKER_JS, WORKER_PATH, ReloadHub, inject
+from sitegen.serve.paths import resolve_request
+
+_TEXT_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml",
+               "application/atom+xml", "application/rss+xml")
+mimetypes.add_type("application/atom+xml", ".atom")
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("font/woff2", ".woff2")
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One complete build: replaced as a whole, so a request never sees half of a rebuild."""
+
+    files: dict[str, bytes]
+    base_path: str = "/"
+
+
+@dataclass
+class ServerState:
+    """What every request handler reads."""
+
+    snapshot: Snapshot
+    hub: ReloadHub
+    allowed_hosts: set[str] = field(default_factory=set)
+    """Host headers accepted (`127.0.0.1:8000`, `localhost:8000`); empty means any (bound to the network)."""
+    reload: bool = True
+
+
+def content_type(path: str) -> str:
+    """A Content-Type with `charset=utf-8` for text."""
+    kind = mimetypes.guess_type(path)[0] or "application/octet-stream"
+    return f"{kind}; charset=utf-8" if kind.startswith(_TEXT_TYPES) else kind
+
+
+class DevRequestHandler(http.server.BaseHTTPRequestHandler):
+    """GET/HEAD over the snapshot; `/__sitegen/*` for the reload channel."""
+
+    protocol_version = "HTTP/1.1"
+    server_version = "sitegen"
+    sys_version = ""
+    state: ServerState  # set on the subclass made by make_server
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+    def version_string(self) -> str:
+        return "sitegen"
+
+    def _host_ok(self) -> bool:
+        allowed = self.state.allowed_hosts
+        host = (self.headers.get("Host") or "").lower()
+        if allowed and host not in allowed:
+            return False
+        origin = self.headers.get("Origin")
+        if origin is not None and self.path.startswith("/__sitegen/"):
+            parts = urlsplit(origin)
+            netloc = parts.netloc.lower()
+            if parts.scheme != "http" or netloc != host or (allowed and netloc not in allowed):
+                return False
+        return True
+
+    def _send(self, status: int, body: bytes, ctype: str = "text/plain; charset=utf-8",
+              extra: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        for k, v in (extra or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self.do_GET()
+
+    def do_GET(self) -> None:  # noqa: N802
+        if not self._host_ok():
+            self._send(HTTPStatus.FORBIDDEN, b"Forbidden: unexpected Host or Origin\n")
+            return
+        path = self.path
+        if path.startswith("/__sitegen/"):
+            self._sitegen(path.split("?", 1)[0])
+            return
+        snapshot = self.state.snapshot
+        if snapshot.base_path != "/" and path.split("?")[0] in ("/", ""):
+            self._send(HTTPStatus.FOUND, b"", extra={"Location": snapshot.base_path})
+            return
+        found = resolve_request(path, snapshot.files, snapshot.base_path)
+        if found.status == 301:
+            self._send(HTTPStatus.MOVED_PERMANENTLY, b"", extra={"Location": found.location})
+        elif found.status == 200:
+            self._file(found.key, HTTPStatus.OK)
+        elif found.status == 400:
+            self._send(HTTPStatus.BAD_REQUEST, b"Bad request\n")
+        elif "404.html" in snapshot.files:
+            self._file("404.html", HTTPStatus.NOT_FOUND)
+        else:
+            self._send(HTTPStatus.NOT_FOUND, b"Not found\n")
+
+    def _file(self, key: str, status: int) -> None:
+        body = self.state.snapshot.files[key]
+        ctype = content_type(key)
+        if self.state.reload and ctype.startswith("text/html"):
+            body = inject(body, self.state.hub)
+        self._send(status, body, ctype)
+
+    def _sitegen(self, path: str) -> None:
+        if path == SCRIPT_PATH:
+            self._send(HTTPStatus.OK, CLIENT_JS.encode(), "text/javascript; charset=utf-8")
+        elif path == WORKER_PATH:
+            self._send(HTTPStatus.OK, WORKER_JS.encode(), "text/javascript; charset=utf-8")
+        elif path == EVENTS_PATH and self.state.reload:
+            self._events()
+        else:
+            self._send(HTTPStatus.NOT_FOUND, b"Not found\n")
+
+    def _events(self) -> None:
+        hub = self.state.hub
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        try:
+            hello = hub.hello()
+            self.wfile.write(f"retry: 500\nevent: {hello.name}\ndata: {hello.data}\n\n".encode())
+            self.wfile.flush()
+            seq = -1
+            while not hub.closed:
+                seq, events = hub.wait(seq, timeout=10.0)
+                if hub.closed:
+                    break
+                chunk = "".join(f"event: {e.name}\ndata: {e.data}\n\n" for e in events) or ": ping\n\n"
+                self.wfile.write(chunk.encode())
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            return
+
+
+class DevServer(http.server.ThreadingHTTPServer):
+    """Threads per connection (keep-alive and event streams), daemon threads so Ctrl-C is immediate."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+
+
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 and `localhost`."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def make_server(host: str, port: int, state: ServerState) -> DevServer:
+    """Bind (raises OSError when the port is taken) and remember which Host headers to accept."""
+    handler = type("BoundHandler", (DevRequestHandler,), {"state": state})
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    DevServer.address_family = family
+    server = DevServer((host, port), handler)
+    bound = server.server_address[1]
+    if is_loopback(host):
+        names = {host, "localhost", "127.0.0.1", "[::1]"} | ({f"[{host}]"} if ":" in host else set())
+        state.allowed_hosts = {f"{n}:{bound}" for n in names}
+    return server
+
+
+def serve_in_thread(server: DevServer) -> threading.Thread:
+    """Run the server loop in a daemon thread."""
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True,
+                              name="sitegen-http")
+    thread.start()
+    return thread

@@ -1,0 +1,115 @@
+"""A serve session: build, serve, watch, rebuild, notify. Never writes into the site folder."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sitegen.build import BuildOptions, BuildResult, build_site
+from sitegen.config import load_config
+from sitegen.errors import SitegenError
+from sitegen.memo import BuildMemo
+from sitegen.serve.livereload import ReloadHub
+from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
+from sitegen.serve.watcher import SourceFilter, watch_in_thread
+from sitegen.templates import theme_dirs
+
+_STARTING_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sitegen</title></head>
+<body><p>The site does not build yet; fix the error shown and this page reloads.</p></body></html>"""
+
+
+@dataclass
+class RebuildStats:
+    """The last rebuild, for the terminal and for benchmarks."""
+
+    seconds: float = 0.0
+    changed_outputs: int = 0
+    ok: bool = True
+
+
+class ServeSession:
+    """Owns the memo, the hub, the server and the watcher."""
+
+    def __init__(self, options: BuildOptions, *, reload: bool = True,
+                 say: Callable[[str], None] = print) -> None:
+        self.options = options
+        self.memo = BuildMemo()
+        self.hub = ReloadHub()
+        self.say = say
+        self.state = ServerState(Snapshot({"index.html": _STARTING_PAGE}), self.hub, reload=reload)
+        self.stop_event = threading.Event()
+        self.lock = threading.Lock()
+        self.server: DevServer | None = None
+        self.last = RebuildStats()
+        self.builds = 0
+
+    def _build(self) -> BuildResult:
+        return build_site(self.options, self.memo)
+
+    def build_once(self) -> bool:
+        """(Re)build; swap the snapshot on success, keep the old one and show the error on failure."""
+        with self.lock:
+            started = time.perf_counter()
+            try:
+                result = self._build()
+            except SitegenError as exc:
+                message = exc.format()
+                self.last = RebuildStats(time.perf_counter() - started, 0, False)
+                self.say(message)
+                self.hub.failed(message)
+                return False
+            old = self.state.snapshot.files
+            new = result.files
+            changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+            self.state.snapshot = Snapshot(new, result.config.base_path)
+            self.builds += 1
+            elapsed = time.perf_counter() - started
+            self.last = RebuildStats(elapsed, len(changed), True)
+            for warning in result.warnings:
+                self.say(warning.format())
+            if self.builds > 1 or self.hub.error:
+                css_only = changed and all(k.endswith(".css") for k in changed)
+                paths = [result.config.base_path + k for k in changed] if css_only else None
+                if changed or self.hub.error:
+                    self.hub.built(paths)
+                self.say(f"Rebuilt in {elapsed * 1000:.0f} ms: {len(changed)} files changed"
+                         + (" (stylesheets swapped)" if css_only else ""))
+            return True
+
+    def start(self, host: str, port: int, *, auto_port: bool) -> tuple[str, int]:
+        """Build, bind (trying the next ports when allowed) and start watching."""
+        self.build_once()
+        last_error: OSError | None = None
+        for candidate in range(port, port + (20 if auto_port else 1)):
+            try:
+                self.server = make_server(host, candidate, self.state)
+                break
+            except OSError as exc:
+                last_error = exc
+                if auto_port and port != 0:
+                    continue
+                break
+        if self.server is None:
+            raise SitegenError(f"cannot listen on {host}:{port}: {last_error.strerror if last_error else ''}",
+                               hint=f"port {port} is in use; pick another with --port (for example "
+                                    f"--port {port + 1}), or --port 0 for any free port")
+        serve_in_thread(self.server)
+        bound = self.server.server_address[1]
+        site = self.options.source
+        config, _ = load_config(site)
+        themes = theme_dirs(site, config.theme)
+        ignore = [site / "public", site / ".sitegen-cache"]
+        watch_paths = [site, *[t for t in themes if not t.is_relative_to(site.resolve())]]
+        watch_in_thread(watch_paths, SourceFilter(site, ignore), lambda _changes: self.build_once(),
+                        self.stop_event)
+        return host, int(bound)
+
+    def stop(self) -> None:
+        """Stop watching, end event streams, free the port."""
+        self.stop_event.set()
+        self.hub.close()
+        if self.server is not None:
+            self.server.shutdown()
+            self.server.server_close()

@@ -1,0 +1,67 @@
+"""Watch the site's sources with watchfiles (Rust notify) and hand over batches of changed paths."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import watchfiles
+
+WATCHED = ("content", "data", "static", "layouts", "themes", "archetypes")
+_TEMP_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
+
+
+class SourceFilter(watchfiles.DefaultFilter):
+    """Only the site's inputs: sitegen.yaml and the watched folders; never output, caches or editor temp files."""
+
+    def __init__(self, site_dir: Path, ignore: list[Path]) -> None:
+        super().__init__()
+        self.site = site_dir.resolve()
+        self.ignore = [p.resolve() for p in ignore]
+
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
+        p = Path(path)
+        name = p.name
+        if name.startswith((".#", "#")) or name.endswith(_TEMP_SUFFIXES) or name == "4913":
+            return False
+        if any(p == i or p.is_relative_to(i) for i in self.ignore):
+            return False
+        if not super().__call__(change, path):
+            return False
+        try:
+            rel = p.relative_to(self.site)
+        except ValueError:
+            return not any(part.startswith(".") for part in p.parts[-2:])
+        parts = rel.parts
+        if not parts or any(part.startswith(".") for part in parts):
+            return False
+        if len(parts) == 1:
+            return parts[0] in ("sitegen.yaml", "sitegen.yml")
+        return parts[0] in WATCHED
+
+
+def watch_in_thread(paths: list[Path], flt: SourceFilter, on_change: Callable[[set[Path]], None],
+                    stop: threading.Event, step_ms: int = 40) -> threading.Thread:
+    """Call `on_change` with each batch of changed paths; a burst within `step_ms` is one batch.
+
+    Returns once the watcher is running (the first empty batch after a short timeout says so), so that no
+    change made right after `sitegen serve` starts is missed.
+    """
+    ready = threading.Event()
+
+    def run() -> None:
+        existing = [str(p) for p in paths if p.exists()]
+        for changes in watchfiles.watch(*existing, watch_filter=flt, stop_event=stop, step=step_ms,
+                                        debounce=1600, raise_interrupt=False, yield_on_timeout=True,
+                                        rust_timeout=50):
+            ready.set()
+            if stop.is_set():
+                return
+            if changes:
+                on_change({Path(p) for _, p in changes})
+
+    thread = threading.Thread(target=run, daemon=True, name="sitegen-watch")
+    thread.start()
+    ready.wait(timeout=5)
+    return thread

@@ -1,0 +1,188 @@
+"""The dev server over real sockets: content, safety, the reload channel's checks, load, rebuilds."""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from sitegen.build import BuildOptions, build_site
+from sitegen.serve.livereload import SCRIPT_PATH
+from tests.serve.conftest import Running
+
+Serve = Callable[..., Running]
+
+
+def get(url: str, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+    conn.putrequest("GET", path, skip_host=bool(headers and "Host" in headers), skip_accept_encoding=True)
+    for k, v in (headers or {}).items():
+        conn.putheader(k, v)
+    conn.endheaders()
+    response = conn.getresponse()
+    body = response.read() if "event-stream" not in (response.getheader("Content-Type") or "") else b""
+    result = response.status, {k.lower(): v for k, v in response.getheaders()}, body
+    conn.close()
+    return result
+
+
+def test_pages_assets_and_content_types(serve: Serve) -> None:
+    run = serve()
+    status, headers, body = get(run.url, "/posts/first/")
+    assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    assert body.count(SCRIPT_PATH.encode()) == 1
+    assert int(headers["content-length"]) == len(body)
+    status, headers, body = get(run.url, "/css/extra.css")
+    assert status == 200 and headers["content-type"] == "text/css; charset=utf-8" and SCRIPT_PATH.encode() not in body
+    assert get(run.url, "/posts/%E8%AE%BA%E6%96%87%E7%AC%94%E8%AE%B0/")[0] == 200
+    assert get(run.url, "/posts/first")[0] == 301
+
+
+def test_missing_paths_get_the_404_page_with_status_404(serve: Serve) -> None:
+    run = serve(layouts=False)
+    status, _, body = get(run.url, "/nope/")
+    assert status == 404 and b"404" in body
+
+
+@pytest.mark.parametrize("path", [
+    "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/%252e%252e/%252e%252e/etc/passwd", "/..%2f..%2fetc/passwd",
+    "/..%5c..%5cetc%5cpasswd", "/C:/Windows/win.ini", "//etc/passwd", "/.git/config", "/.env", "/sitegen.yaml",
+    "/content/posts/first.md", "/posts/..%2f..%2f..%2fsitegen.yaml",
+])
+def test_nothing_outside_the_build_is_served(serve: Serve, path: str) -> None:
+    run = serve()
+    (run.site / ".env").write_text("SECRET=1")
+    status, _, body = get(run.url, path)
+    assert status in (400, 404)
+    assert b"SECRET" not in body and str(run.site).encode() not in body and b"root:" not in body
+    assert get(run.url, "/posts/first/")[0] == 200, "the server stays up"
+
+
+def test_nul_byte_is_a_bad_request(serve: Serve) -> None:
+    run = serve()
+    assert get(run.url, "/a%00b")[0] == 400
+
+
+def test_symlink_outside_the_site_is_refused_and_never_served(serve: Serve, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET")
+    run = serve()
+    (run.site / "static" / "leak.txt").symlink_to(secret)
+    before = run.session.builds
+    run.session.build_once()
+    assert run.session.builds == before and run.session.hub.error and "symlink" in run.session.hub.error
+    assert get(run.url, "/leak.txt")[0] == 404
+
+
+@pytest.mark.parametrize("headers", [
+    {"Origin": "http://evil.example"},
+    {"Origin": "null"},
+    {"Host": "evil.example"},
+])
+def test_reload_channel_refuses_cross_origin_and_foreign_hosts(serve: Serve, headers: dict[str, str]) -> None:
+    run = serve()
+    if "Host" in headers:
+        headers = {"Host": f"evil.example:{urlsplit(run.url).port}"}
+    assert get(run.url, "/__sitegen/events", headers)[0] == 403
+
+
+def test_reload_channel_accepts_same_origin(serve: Serve) -> None:
+    run = serve()
+    port = urlsplit(run.url).port
+    status, headers, _ = get(run.url, "/__sitegen/events", {"Origin": f"http://127.0.0.1:{port}"})
+    assert status == 200 and headers["content-type"].startswith("text/event-stream")
+    status, _, _ = get(run.url, "/__sitegen/events", {"Host": f"localhost:{port}"})
+    assert status == 200
+
+
+def test_no_endpoint_triggers_a_build(serve: Serve) -> None:
+    run = serve()
+    builds = run.session.builds
+    for path in ("/forcereload", "/__sitegen/reload", "/__sitegen/build", "/__sitegen/events?reload=1"):
+        get(run.url, path)
+    assert run.session.builds == builds
+
+
+def test_fifty_concurrent_requests_and_idle_keepalive_sockets(serve: Serve) -> None:
+    run = serve()
+    parts = urlsplit(run.url)
+    idle = [socket.create_connection((parts.hostname, parts.port)) for _ in range(10)]
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        statuses = list(pool.map(lambda _: get(run.url, "/posts/first/")[0], range(50)))
+    assert statuses == [200] * 50
+    assert time.monotonic() - started < 1.0
+    for sock in idle:
+        sock.close()
+
+
+def test_edit_rebuilds_and_equals_a_clean_build(serve: Serve) -> None:
+    run = serve()
+    before = run.session.builds
+    (run.site / "content/posts/first.md").write_text("---\ntitle: First\ndate: 2024-01-01\n---\nEdited text.\n")
+    run.wait_for_build(before)
+    served = get(run.url, "/posts/first/")[2].decode()
+    assert "Edited text." in served
+    clean = build_site(BuildOptions(source=run.site)).files
+    assert run.session.state.snapshot.files == clean
+
+
+def test_broken_file_keeps_the_last_good_site_and_recovers(serve: Serve) -> None:
+    run = serve()
+    page = run.site / "content/posts/first.md"
+    page.write_text("---\ntitle: [broken\n---\nx\n")
+    run.session.build_once()
+    assert run.session.hub.error and "content/posts/first.md:" in run.session.hub.error
+    assert b"Original text." in get(run.url, "/posts/first/")[2]
+    page.write_text("---\ntitle: First\n---\nFixed.\n")
+    run.session.build_once()
+    assert run.session.hub.error is None and b"Fixed." in get(run.url, "/posts/first/")[2]
+
+
+def test_requests_during_a_rebuild_get_a_complete_build(serve: Serve) -> None:
+    run = serve()
+    stop = threading.Event()
+    bad: list[int] = []
+
+    def hammer() -> None:
+        while not stop.is_set():
+            status, _, body = get(run.url, "/posts/first/")
+            if status != 200 or not body.rstrip().endswith(b"</html>"):
+                bad.append(status)
+
+    threads = [threading.Thread(target=hammer) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for i in range(5):
+        (run.site / "content/posts/first.md").write_text(f"---\ntitle: First\n---\nVersion {i}\n")
+        run.session.build_once()
+    stop.set()
+    for t in threads:
+        t.join()
+    assert bad == []
+
+
+def test_base_url_sub_path_is_served_under_it(serve: Serve) -> None:
+    run = serve({"sitegen.yaml": "title: T\nbase_url: https://u.github.io/repo/\n"})
+    assert get(run.url, "/repo/posts/first/")[0] == 200
+    status, headers, _ = get(run.url, "/")
+    assert status == 302 and headers["location"] == "/repo/"
+
+
+def test_stop_frees_the_port_quickly(serve: Serve) -> None:
+    run = serve()
+    port = urlsplit(run.url).port
+    started = time.monotonic()
+    run.session.stop()
+    assert time.monotonic() - started < 1.0
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
