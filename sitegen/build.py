@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import functools
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,8 +26,10 @@ from sitegen.content.tree import ContentTree, assemble_tree
 from sitegen.cv.site import cv_files, plan_cv
 from sitegen.cv.source import CVSource, cv_options, discover_cvs
 from sitegen.errors import Diagnostic, SitegenError, raise_if_any
-from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered
+from sitegen.links import LinkResolver
+from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, digest
+from sitegen.parallel import render_many
 from sitegen.render_pages import render_pages
 from sitegen.templates import UrlHelper, theme_dirs
 from sitegen.views import SiteState
@@ -49,6 +49,8 @@ class BuildOptions:
     """Warnings become errors."""
     now: dt.datetime | None = None
     """The build time for future/expiry checks (default: SOURCE_DATE_EPOCH or now)."""
+    jobs: int | None = None
+    """Processes for rendering (None: one per core when the site is large; 1: in-process)."""
 
 
 @dataclass
@@ -89,18 +91,19 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     raise_if_any(errors)
     taxonomies = collect_taxonomies(tree, config.taxonomies)
     renderer = MarkdownRenderer(config.markdown)
-    rendered, summaries, link_warnings = _render_markdown(tree, renderer, config, memo)
+    rendered, summaries, link_warnings = _render_markdown(tree, renderer, config, memo, options.jobs)
     warnings.extend(link_warnings)
     state = SiteState(config=config, tree=tree, taxonomies=taxonomies, rendered=rendered, summaries=summaries,
                       data=data, urls=UrlHelper(config), build_date=source_date_epoch())
     cv_plan = plan_cv(state, cvs, cv_options(config))
     files, origins = _copy_assets(sources, tree)
-    page_files = render_pages(state, site_dir, themes, renderer, warnings, cv_plan.context)
+    site_key = digest(f"{memo.config_key}\x00{data!r}\x00{[c.data for c in cvs]!r}\x00{state.build_date}")
+    page_files = render_pages(state, site_dir, themes, renderer, warnings, cv_plan.context, memo, site_key)
     files.update(page_files)
-    files.update(cv_files(cv_plan, cv_options(config)))
+    files.update(cv_files(cv_plan, cv_options(config), memo))
     from sitegen.outputs import generate_outputs
 
-    files.update(generate_outputs(state, site_dir, themes, files))
+    files.update(generate_outputs(state, site_dir, themes, files, memo))
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
     memo.finish()
@@ -151,33 +154,34 @@ def _in_content(exc: SitegenError, source: SourceFile) -> SitegenError:
     return exc
 
 
-def _render_markdown(tree: ContentTree, renderer: MarkdownRenderer, config: SiteConfig, memo: BuildMemo
-                     ) -> tuple[dict[str, Rendered], dict[str, str], list[Diagnostic]]:
-    """Render every page's Markdown with links between content files resolved to their URLs."""
-    from sitegen.links import LinkResolver
-
+def _render_markdown(tree: ContentTree, renderer: MarkdownRenderer, config: SiteConfig, memo: BuildMemo,
+                     jobs: int | None) -> tuple[dict[str, Rendered], dict[str, str], list[Diagnostic]]:
+    """Render every page's Markdown (reusing the memo, in parallel when large) with links resolved to URLs."""
     urls = UrlHelper(config)
-    rendered: dict[str, Rendered] = {}
-    summaries: dict[str, str] = {}
-    warnings: list[Diagnostic] = []
     resolver = LinkResolver(tree, urls)
+    rendered: dict[str, Rendered] = {}
     for source in sorted(tree.pages):
         page = tree.pages[source]
-        result = memo.rendered(source, page.body, page.body_line, resolver.for_page(source),
-                               functools.partial(_render_body, renderer, page))
+        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.for_page(source))
+        if cached is not None:
+            rendered[source] = cached
+    missing = [s for s in sorted(tree.pages) if s not in rendered]
+    for source, (result, links) in render_many(tree, renderer, urls, missing, jobs).items():
+        page = tree.pages[source]
+        memo.store_markdown(source, page.body, page.body_line, result, links)
         rendered[source] = result
+    summaries: dict[str, str] = {}
+    warnings: list[Diagnostic] = []
+    for source in sorted(tree.pages):
+        page = tree.pages[source]
         if page.summary is not None:
-            summaries[source] = renderer.render(page.summary).html
-        for link in result.broken_links:
+            text = page.summary
+            summaries[source] = memo.blob(f"summary:{digest(text)}",
+                                          lambda t=text: renderer.render(t).html.encode()).decode()
+        for link in rendered[source].broken_links:
             warnings.append(Diagnostic(f"link to missing content `{link.href}`", path=f"content/{source}",
                                        line=link.line, hint="fix the path, or link to the page's URL"))
-    return rendered, summaries, warnings
-
-
-def _render_body(renderer: MarkdownRenderer, page: Page, resolve: Callable[[str], str | None]) -> Rendered:
-    """Render one page's Markdown with a given link resolver."""
-    return renderer.render(page.body, RenderContext(source=page.source, body_line=page.body_line,
-                                                    resolve_link=resolve))
+    return dict(sorted(rendered.items())), summaries, warnings
 
 
 def _copy_assets(sources: Sources, tree: ContentTree) -> tuple[dict[str, bytes], dict[str, str]]:

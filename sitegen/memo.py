@@ -31,6 +31,17 @@ class MarkdownEntry:
 
 
 @dataclass
+class OutputEntry:
+    """The files one page rendered, and what they were rendered from."""
+
+    key: str
+    """Digest of everything site-wide the render could read (config, templates, data, every page's metadata)."""
+    deps: tuple[tuple[str, str], ...]
+    """(page source, body digest) of every page whose content the render read."""
+    files: dict[str, bytes]
+
+
+@dataclass
 class BuildMemo:
     """What one build can hand to the next."""
 
@@ -40,25 +51,66 @@ class BuildMemo:
     """(content path, text digest) -> parsed page."""
     markdown: dict[tuple[str, int, str], MarkdownEntry] = field(default_factory=dict)
     """(text digest, body line, page source) -> rendered Markdown."""
+    outputs: dict[str, OutputEntry] = field(default_factory=dict)
+    """Page source -> its rendered files."""
+    blobs: dict[str, bytes] = field(default_factory=dict)
+    """Expensive derived files by input digest (CV PDFs)."""
     used_pages: set[tuple[str, str]] = field(default_factory=set)
     used_markdown: set[tuple[str, int, str]] = field(default_factory=set)
+    used_outputs: set[str] = field(default_factory=set)
+    used_blobs: set[str] = field(default_factory=set)
     hits: int = 0
     misses: int = 0
+    dirty: bool = True
+    """Whether this build added anything (a clean warm build need not rewrite the cache)."""
 
     def begin(self, config_key: str) -> None:
         """Start a build: forget everything when the configuration changed."""
         if config_key != self.config_key:
             self.pages.clear()
             self.markdown.clear()
+            self.outputs.clear()
             self.config_key = config_key
-        self.used_pages.clear()
-        self.used_markdown.clear()
+        for used in (self.used_pages, self.used_markdown, self.used_outputs, self.used_blobs):
+            used.clear()
         self.hits = self.misses = 0
+        self.dirty = False
 
     def finish(self) -> None:
         """End a build: drop entries it did not use, so memory follows the site."""
+        if (len(self.used_pages), len(self.used_markdown), len(self.used_outputs), len(self.used_blobs)) != (
+                len(self.pages), len(self.markdown), len(self.outputs), len(self.blobs)):
+            self.dirty = True
         self.pages = {k: v for k, v in self.pages.items() if k in self.used_pages}
         self.markdown = {k: v for k, v in self.markdown.items() if k in self.used_markdown}
+        self.outputs = {k: v for k, v in self.outputs.items() if k in self.used_outputs}
+        self.blobs = {k: v for k, v in self.blobs.items() if k in self.used_blobs}
+
+    def cached_output(self, source: str, key: str, body_digest: Callable[[str], str | None]
+                      ) -> dict[str, bytes] | None:
+        """A page's files from an earlier build, when nothing they were rendered from has changed."""
+        self.used_outputs.add(source)
+        entry = self.outputs.get(source)
+        if entry is None or entry.key != key:
+            return None
+        if any(body_digest(dep) != dig for dep, dig in entry.deps):
+            return None
+        return entry.files
+
+    def store_output(self, source: str, key: str, deps: tuple[tuple[str, str], ...],
+                     files: dict[str, bytes]) -> None:
+        """Remember a page's files and what they depend on."""
+        self.used_outputs.add(source)
+        self.dirty = True
+        self.outputs[source] = OutputEntry(key, deps, files)
+
+    def blob(self, key: str, make: Callable[[], bytes]) -> bytes:
+        """An expensive derived file, made once per distinct input."""
+        self.used_blobs.add(key)
+        if key not in self.blobs:
+            self.dirty = True
+            self.blobs[key] = make()
+        return self.blobs[key]
 
     def page(self, rel: str, text: str, parse: Callable[[], Page]) -> Page:
         """The parsed page for this exact text (a fresh copy, since later steps may fill in fields)."""
@@ -66,26 +118,29 @@ class BuildMemo:
         self.used_pages.add(key)
         if key not in self.pages:
             self.misses += 1
+            self.dirty = True
             self.pages[key] = parse()
         else:
             self.hits += 1
-        return copy.deepcopy(self.pages[key])
+        return copy.copy(self.pages[key])  # later steps only assign fields (git lastmod), never mutate lists
 
-    def rendered(self, source: str, body: str, body_line: int, resolve: Callable[[str], str | None],
-                 render: Callable[[Callable[[str], str | None]], Rendered]) -> Rendered:
-        """Rendered Markdown, reused when every link it resolved still resolves the same way."""
+    def cached_markdown(self, source: str, body: str, body_line: int,
+                        resolve: Callable[[str], str | None]) -> Rendered | None:
+        """Rendered Markdown from an earlier build, if every link it resolved still resolves the same way."""
         key = (digest(body), body_line, source)
         self.used_markdown.add(key)
         entry = self.markdown.get(key)
         if entry is not None and all(resolve(href) == result for href, result in entry.links):
+            self.hits += 1
             return entry.rendered
-        seen: dict[str, str | None] = {}
+        self.misses += 1
+        return None
 
-        def recording(href: str) -> str | None:
-            seen[href] = resolve(href)
-            return seen[href]
-
-        result = render(recording)
-        self.markdown[key] = MarkdownEntry(result, tuple(sorted(seen.items(), key=lambda kv: kv[0])))
-        return result
+    def store_markdown(self, source: str, body: str, body_line: int, rendered: Rendered,
+                       links: tuple[tuple[str, str | None], ...]) -> None:
+        """Remember a rendering and the link decisions it was made with."""
+        key = (digest(body), body_line, source)
+        self.used_markdown.add(key)
+        self.dirty = True
+        self.markdown[key] = MarkdownEntry(rendered, links)
 

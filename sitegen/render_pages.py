@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import posixpath
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,7 @@ from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
 from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
 from sitegen.markdown import MarkdownRenderer
+from sitegen.memo import BuildMemo, digest
 from sitegen.pagination import paginate
 from sitegen.templates import MissingTemplate, make_environment, select_template, template_error
 from sitegen.views import PageView, SiteState, SiteView
@@ -60,53 +64,95 @@ def add_listing_pages(state: SiteState) -> None:
 
 
 def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer: MarkdownRenderer,
-                 warnings: list[Diagnostic], page_context: dict[str, dict[str, Any]] | None = None
-                 ) -> dict[str, bytes]:
+                 warnings: list[Diagnostic], page_context: dict[str, dict[str, Any]] | None = None,
+                 memo: BuildMemo | None = None, site_key: str = "") -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
     warning when the theme has no template for its kind; a content page without a template is an error.
     """
     add_listing_pages(state)
-    env = make_environment([site_dir / "layouts", *(t / "layouts" for t in themes)], state.config,
-                           lambda text: renderer.render(text).html)
+    search_path = [site_dir / "layouts", *(t / "layouts" for t in themes)]
+    env = make_environment(search_path, state.config, lambda text: renderer.render(text).html)
     page_context = page_context or {}
+    memo = memo or BuildMemo()
+    key = digest(site_key + layouts_digest(search_path) + _meta_digest(state))
+    bodies: dict[str, str | None] = {}
+
+    def body_digest(source: str) -> str | None:
+        if source not in bodies:
+            page = state.tree.pages.get(source)
+            bodies[source] = digest(page.body) if page is not None else None
+        return bodies[source]
+
     site = SiteView(state)
     files: dict[str, bytes] = {}
     errors: list[SitegenError] = []
     for source in sorted(state.tree.pages):
         view = state.view(source)
         assert view is not None
-        try:
-            rendered = render_listing(env, site, view, state) if view.kind in PAGINATED else {
-                output_path_for(state.tree.urls[source]): render_one(env, site, view, state,
-                                                                     **page_context.get(source, {}))}
-        except MissingTemplate as exc:
-            if state.tree.pages[source].generated:
-                warnings.append(Diagnostic(f"{exc.message}; not written", path=exc.path, causes=tuple(exc.causes)))
-            else:
+        # Each output file is a unit: cached with the pages whose content it read (a post's edit
+        # re-renders the post and only the list pages that show it).
+        for unit, path, render in _units(env, site, view, state, page_context.get(source, {})):
+            cached = memo.cached_output(unit, key, body_digest)
+            if cached is not None:
+                files.update(cached)
+                continue
+            state.reads = set()
+            try:
+                produced = {path: render().encode("utf-8")}
+                deps = tuple(sorted((s, body_digest(s) or "") for s in state.reads | {source}))
+                memo.store_output(unit, key, deps, produced)
+            except MissingTemplate as exc:
+                if state.tree.pages[source].generated:
+                    warnings.append(Diagnostic(f"{exc.message}; not written", path=exc.path,
+                                               causes=tuple(exc.causes)))
+                else:
+                    errors.append(exc)
+                break
+            except SitegenError as exc:
                 errors.append(exc)
-            continue
-        except SitegenError as exc:
-            errors.append(exc)
-            continue
-        files.update((path, html.encode("utf-8")) for path, html in rendered.items())
+                break
+            finally:
+                state.reads = None
+            files.update(produced)
     raise_if_any([_relative(e, site_dir, themes) for e in errors])
     return files
 
 
-def render_listing(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState) -> dict[str, str]:
-    """A section or term list, paginated: page 1 at its URL, page N at `page/N/`, and `page/1/` redirecting."""
+def layouts_digest(search_path: list[Path]) -> str:
+    """Digest of every template file that lookups could reach."""
+    parts: list[str] = []
+    for root in search_path:
+        if root.is_dir():
+            for path in sorted(root.rglob("*")):
+                if path.is_file():
+                    parts.append(f"{root}:{path.relative_to(root).as_posix()}:{digest(path.read_bytes())}")
+    return digest("\n".join(parts))
+
+
+def _meta_digest(state: SiteState) -> str:
+    """Digest of every page's metadata and URL (not bodies): what listings, menus and neighbours can show."""
+    tree = state.tree
+    parts = [f"{s}\x00{tree.urls.get(s)}\x00{dataclasses.replace(p, body='')!r}" for s, p in sorted(tree.pages.items())]
+    return digest("\n".join(parts))
+
+
+def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,
+           extra: dict[str, Any]) -> list[tuple[str, str, Callable[[], str]]]:
+    """(cache unit, output path, render) for each file of a page; lists give one per paginated page,
+    page 1 at the list's URL, page N at `page/N/`, and `page/1/` redirecting to page 1."""
+    if view.kind not in PAGINATED:
+        return [(view.source, output_path_for(view.path), lambda: render_one(env, site, view, state, **extra))]
     from sitegen.outputs.aliases import redirect_page
 
-    pages = paginate(view.pages, state.config.paginate, view.path, state.urls.url)
-    out: dict[str, str] = {}
-    for paginator in pages:
-        path = paginator.path_of(paginator.number)
-        out[output_path_for(path)] = render_one(env, site, view, state, paginator=paginator)
-    first = f"{view.path}page/1/"
-    out[output_path_for(first)] = redirect_page(state.urls.url(view.path), view.permalink).decode()
-    return out
+    units: list[tuple[str, str, Callable[[], str]]] = []
+    for paginator in paginate(view.pages, state.config.paginate, view.path, state.urls.url):
+        units.append((f"{view.source}#{paginator.number}", output_path_for(paginator.path_of(paginator.number)),
+                      functools.partial(render_one, env, site, view, state, paginator=paginator, **extra)))
+    first = redirect_page(state.urls.url(view.path), view.permalink).decode()
+    units.append((f"{view.source}#redirect", output_path_for(f"{view.path}page/1/"), lambda: first))
+    return units
 
 
 def render_one(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,

@@ -59,6 +59,8 @@ class SiteState:
     views: dict[str, PageView] = field(default_factory=dict)
     listing_terms: dict[str, Term] = field(default_factory=dict)
     """Synthesized term-page source -> its Term."""
+    reads: set[str] | None = None
+    """While one page renders: the pages whose content (not just metadata) it read."""
 
     def term_of(self, source: str) -> Term | None:
         """The Term listed by a synthesized term page."""
@@ -104,6 +106,8 @@ class PageView:
 
     @property
     def rendered(self) -> Rendered:
+        """The page's rendered Markdown (reading it is recorded as a content dependency)."""
+        self._touch()
         return self._state.rendered.get(self.source) or Rendered(html="")
 
     @property
@@ -111,9 +115,19 @@ class PageView:
         """The page body as HTML."""
         return Markup(self.rendered.html)
 
-    @cached_property
+    def _touch(self) -> None:
+        """Record that the page being rendered read this page's content."""
+        if self._state.reads is not None:
+            self._state.reads.add(self.source)
+
+    @property
     def summary(self) -> Markup:
         """Front matter summary, else the text before `<!--more-->`, else the first words."""
+        self._touch()
+        return self._summary
+
+    @cached_property
+    def _summary(self) -> Markup:
         if self.source in self._state.summaries:
             return Markup(self._state.summaries[self.source])
         if self.rendered.summary_html is not None:
@@ -126,20 +140,40 @@ class PageView:
         """True when the summary is shorter than the content (show a "read more" link)."""
         return self.rendered.summary_html is not None or len(self.plain) > len(plain_text(str(self.summary)))
 
-    @cached_property
+    @property
     def plain(self) -> str:
         """The content as plain text."""
-        return " ".join(plain_text(self.rendered.html).split())
+        self._touch()
+        return self._plain
 
     @cached_property
+    def _plain(self) -> str:
+        rendered = self._state.rendered.get(self.source)
+        if rendered is None:
+            return ""
+        if rendered.plain is None:
+            rendered.plain = " ".join(plain_text(rendered.html).split())
+        return rendered.plain
+
+    @property
     def word_count(self) -> int:
         """Words, each CJK character counting as one."""
-        return word_count(self.plain)
+        self._touch()
+        return self._word_count
 
     @cached_property
+    def _word_count(self) -> int:
+        return word_count(self._plain)
+
+    @property
     def reading_time(self) -> int:
         """Minutes to read."""
-        return reading_time(self.plain)
+        self._touch()
+        return self._reading_time
+
+    @cached_property
+    def _reading_time(self) -> int:
+        return reading_time(self._plain)
 
     @property
     def toc(self) -> list[Any]:

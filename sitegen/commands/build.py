@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 
 from sitegen.build import BuildOptions, build_site
+from sitegen.cache import load_memo, save_memo
 from sitegen.errors import OutputError
+from sitegen.memo import BuildMemo
 from sitegen.writer import write_output
 
 
@@ -19,6 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--future", action="store_true", help="include future-dated pages")
     parser.add_argument("--base-url", default=None, help="override base_url (e.g. the GitHub Pages URL)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="ignore and do not write the build cache (.sitegen-cache/)")
+    parser.add_argument("--jobs", "-j", type=int, default=None,
+                        help="processes for rendering (default: one per core on large sites)")
     parser.add_argument("--check", action="store_true",
                         help="check internal links before writing; nothing is written when one is broken")
     parser.add_argument("--clean-output", action="store_true",
@@ -29,7 +35,7 @@ def options_from_args(args: argparse.Namespace) -> BuildOptions:
     """BuildOptions from parsed flags (shared with serve and check)."""
     return BuildOptions(source=args.source, drafts=getattr(args, "drafts", False),
                         future=getattr(args, "future", False), base_url=getattr(args, "base_url", None),
-                        strict=getattr(args, "strict", False))
+                        strict=getattr(args, "strict", False), jobs=getattr(args, "jobs", None))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +43,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None and not args.output.strip():
         raise OutputError("the output folder is empty", hint="pass --output public")
     output = Path(args.output) if args.output is not None else args.source / "public"
-    result = build_site(options_from_args(args))
+    memo = None if args.no_cache else load_memo(args.source)
+    memo = memo or BuildMemo()
+    result = build_site(options_from_args(args), memo)
     for warning in result.warnings:
         print(warning.format(), file=sys.stderr)
     if args.check:
@@ -49,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
             print("Error: broken links; nothing was written.", file=sys.stderr)
             return 1
     stats = write_output(result.files, output, args.source, clean=args.clean_output)
+    if not args.no_cache and memo.dirty:
+        save_memo(args.source, memo)
     if not args.quiet:
         print(f"Built {result.pages} pages, {len(result.files)} files in {result.seconds:.2f}s "
               f"-> {output} ({stats.written} written, {stats.unchanged} unchanged, {stats.deleted} removed)")

@@ -7,9 +7,11 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
+from sitegen.content.dates import source_date_epoch
 from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
 from sitegen.cv.html import CVPage
@@ -19,6 +21,7 @@ from sitegen.cv.model import CV, build_cv
 from sitegen.cv.pdf import render_pdf
 from sitegen.cv.source import CVOptions, CVSource
 from sitegen.errors import ContentError, SitegenError, raise_if_any
+from sitegen.memo import BuildMemo, digest
 from sitegen.views import SiteState
 
 CV_PAGE = "cv.md"
@@ -100,11 +103,13 @@ def plan_cv(state: SiteState, sources: list[CVSource], options: CVOptions) -> CV
     return plan
 
 
-def cv_files(plan: CVPlan, options: CVOptions) -> dict[str, bytes]:
-    """The PDF and JSON Resume file of every CV document."""
+def cv_files(plan: CVPlan, options: CVOptions, memo: BuildMemo | None = None) -> dict[str, bytes]:
+    """The PDF and JSON Resume file of every CV document (PDFs reused while their CV is unchanged)."""
     files: dict[str, bytes] = {}
+    memo = memo or BuildMemo()
     for doc in plan.documents:
-        files[doc.pdf_path] = render_pdf(doc.cv, paper=options.paper, font_paths=options.font_paths,
-                                         source_label=doc.source.path)
+        key = digest(f"pdf\x00{doc.cv!r}\x00{options!r}\x00{source_date_epoch()}")
+        files[doc.pdf_path] = memo.blob(key, functools.partial(
+            render_pdf, doc.cv, paper=options.paper, font_paths=options.font_paths, source_label=doc.source.path))
         files[doc.json_path] = json_resume_bytes(doc.source.data)
     return files

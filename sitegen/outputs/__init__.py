@@ -5,10 +5,13 @@ A generator is `fn(ctx: OutputContext) -> dict[str, bytes]`; `_generators()` lis
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from sitegen.memo import BuildMemo, digest
 from sitegen.views import SiteState
 
 
@@ -20,6 +23,9 @@ class OutputContext:
     site_dir: Path
     themes: list[Path]
     files: dict[str, bytes]
+    memo: BuildMemo
+    site_key: str
+    """Digest of config, every page's metadata and body: generators' output is a function of it (and files)."""
 
 
 Generator = Callable[[OutputContext], dict[str, bytes]]
@@ -30,13 +36,37 @@ def _generators() -> list[Generator]:
     return [feeds.generate, sitemap.generate, aliases.generate, search.generate]
 
 
+def content_key(state: SiteState, memo: BuildMemo) -> str:
+    """Digest of the config, every page's metadata and URL, and every page's body."""
+    tree = state.tree
+    parts = [memo.config_key, repr(state.build_date)]
+    parts += [f"{s}\x00{tree.urls.get(s)}\x00{dataclasses.replace(p, body='')!r}\x00{digest(p.body)}"
+              for s, p in sorted(tree.pages.items())]
+    return digest("\n".join(parts))
+
+
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
-                     files: dict[str, bytes]) -> dict[str, bytes]:
-    """Run every generator in order; later generators see earlier ones' files."""
-    ctx = OutputContext(state, site_dir, themes, dict(files))
+                     files: dict[str, bytes], memo: BuildMemo | None = None) -> dict[str, bytes]:
+    """Run every generator in order; later generators see earlier ones' files.
+
+    A generator's result is reused from the memo while the site's content key and the names of the files
+    produced so far are unchanged (generators read page data, and only check which files exist).
+    """
+    memo = memo or BuildMemo()
+    key = content_key(state, memo)
+    ctx = OutputContext(state, site_dir, themes, dict(files), memo, key)
     produced: dict[str, bytes] = {}
+    names = digest("\n".join(sorted(ctx.files)))
     for generator in _generators():
-        out = generator(ctx)
+        name = f"{generator.__module__}.{generator.__qualname__}"
+        blob_key = f"gen:{name}:{key}:{names}"
+        cached = memo.blobs.get(blob_key)
+        if cached is not None:
+            memo.used_blobs.add(blob_key)
+            out = pickle.loads(cached)  # noqa: S301 - our own in-memory/signed data
+        else:
+            out = generator(ctx)
+            memo.blob(blob_key, lambda o=out: pickle.dumps(o))
         produced.update(out)
         ctx.files.update(out)
     return produced

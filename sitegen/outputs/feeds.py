@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from xml.sax.saxutils import escape, quoteattr
 
 from sitegen.content.dates import iso
+from sitegen.memo import digest
 from sitegen.outputs import OutputContext
 from sitegen.outputs.absolute import absolutize
 from sitegen.views import PageView, SiteState
@@ -54,9 +56,15 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
     if not enabled:
         return {}
     out: dict[str, bytes] = {}
+    tree = state.tree
     for path, (title, sources) in feed_paths(state).items():
-        views = [v for v in (state.view(s) for s in sources) if v is not None and v.date is not None]
-        out[path] = render_feed(state, "/" + path, title, views[:limit], full).encode("utf-8")
+        views = [v for v in (state.view(s) for s in sources) if v is not None and v.date is not None][:limit]
+        # A feed is a function of its entries (metadata and body) and the config: reuse it while they hold.
+        key = digest("\x00".join([ctx.memo.config_key, path, title, str(full), repr(state.build_date)] + [
+            f"{v.source}|{tree.urls[v.source]}|{dataclasses.replace(tree.pages[v.source], body='')!r}|"
+            f"{digest(tree.pages[v.source].body)}" for v in views]))
+        out[path] = ctx.memo.blob(f"feed:{key}", lambda p=path, t=title, vs=views: render_feed(
+            state, "/" + p, t, vs, full).encode("utf-8"))
     return out
 
 

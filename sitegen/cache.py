@@ -1,0 +1,96 @@
+"""The persistent build cache in `.sitegen-cache/` beside the site: the BuildMemo of the last build.
+
+The memo is pickled, so the file is signed with a secret kept outside the site (in the user's cache folder,
+or `SITEGEN_CACHE_KEY`): a cache folder that came with a cloned repository is ignored rather than loaded.
+A cache from another sitegen version, a corrupt or foreign file is ignored and rebuilt; writes are atomic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import pickle
+import secrets
+import tempfile
+from pathlib import Path
+
+import sitegen
+from sitegen.memo import BuildMemo
+
+CACHE_DIR = ".sitegen-cache"
+MEMO_FILE = "build.pickle"
+_FORMAT = b"sitegen-cache-1"
+
+
+def _secret() -> bytes:
+    env = os.environ.get("SITEGEN_CACHE_KEY")
+    if env:
+        return env.encode()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sitegen"
+    path = base / "cache-secret"
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_bytes(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+        return key
+    except FileExistsError:
+        return path.read_bytes()
+    except OSError:
+        return b""
+
+
+def _header() -> bytes:
+    return _FORMAT + b"\x00" + sitegen.__version__.encode() + b"\x00"
+
+
+def cache_path(site_dir: Path) -> Path:
+    """Where the memo of a site is kept."""
+    return site_dir / CACHE_DIR / MEMO_FILE
+
+
+def load_memo(site_dir: Path) -> BuildMemo | None:
+    """The memo of the previous build, or None (missing, other version, corrupt, or not signed by us)."""
+    key = _secret()
+    if not key:
+        return None
+    try:
+        raw = cache_path(site_dir).read_bytes()
+    except OSError:
+        return None
+    header = _header()
+    if not raw.startswith(header) or len(raw) < len(header) + 32:
+        return None
+    mac, body = raw[len(header):len(header) + 32], raw[len(header) + 32:]
+    if not hmac.compare_digest(mac, hmac.new(key, body, hashlib.sha256).digest()):
+        return None
+    try:
+        memo = pickle.loads(body)  # noqa: S301 - signed with a secret kept outside the site
+    except Exception:  # noqa: BLE001 - a broken cache is never an error, just a cold build
+        return None
+    return memo if isinstance(memo, BuildMemo) else None
+
+
+def save_memo(site_dir: Path, memo: BuildMemo) -> None:
+    """Write the memo atomically (temp file + rename); failures only cost the next build its cache."""
+    key = _secret()
+    if not key:
+        return
+    folder = site_dir / CACHE_DIR
+    try:
+        folder.mkdir(exist_ok=True)
+        (folder / ".gitignore").write_text("*\n")
+        body = pickle.dumps(memo, protocol=pickle.HIGHEST_PROTOCOL)
+        mac = hmac.new(key, body, hashlib.sha256).digest()
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".build-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(_header() + mac + body)
+        os.replace(tmp, folder / MEMO_FILE)
+    except OSError:
+        return
