@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +13,8 @@ from sitegen.build import BuildOptions, BuildResult, build_site
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
 
 MINIMAL_LAYOUTS = {
     "layouts/base.html": (
@@ -85,3 +87,15 @@ def require_chromium() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("Chromium is required in CI (/usr/bin/chromium)")
         pytest.skip("Chromium not installed (apt-get install chromium)")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """One headless Chromium (Debian's) for the whole run; Playwright gives it a fresh temporary profile."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()

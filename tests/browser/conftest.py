@@ -14,10 +14,7 @@ import pytest
 
 from sitegen.build import BuildOptions, build_site
 from sitegen.writer import write_output
-from tests.conftest import CHROMIUM, REPO, require_chromium
-
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
+from tests.conftest import REPO
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -38,15 +35,3 @@ def example_site_url() -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     shutil.rmtree(out, ignore_errors=True)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    """A headless Chromium (Debian's); Playwright gives it a fresh temporary profile (user-data-dir)."""
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()

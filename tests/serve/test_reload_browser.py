@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM_ARGS
-from tests.conftest import CHROMIUM, require_chromium
 from tests.serve.conftest import Running
 
 pytestmark = pytest.mark.browser
 Serve = Callable[..., Running]
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+@pytest.fixture
+def chromium(browser: Any) -> Any:
+    """The session's Chromium."""
+    return browser
 
 
 def open_page(chromium: Any, url: str) -> Any:
