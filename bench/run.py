@@ -153,6 +153,9 @@ def run_peers(sizes: list[int], peers: list[str], runs: int, work: Path) -> Path
     bench = work / "peerbench"
     shutil.rmtree(bench, ignore_errors=True)
     shutil.copytree(SHARED, bench, ignore=shutil.ignore_patterns("work", "results", ".venv-*", "node_modules"))
+    script = bench / "run_peers.sh"  # the machine summary asks every toolchain's version; not all are installed
+    script.write_text(script.read_text().replace("ruby --version;", "ruby --version 2>/dev/null || true;")
+                      .replace('echo "node $(node --version)";', 'echo "node $(node --version 2>/dev/null)";'))
     env = dict(os.environ, SIZES=" ".join(map(str, sizes)), RUNS=str(runs),
                SITEGEN=shutil.which("sitegen") or "sitegen", IDLE_WAIT=os.environ.get("IDLE_WAIT", "60"))
     subprocess.run(["bash", "run_peers.sh", *peers, "sitegen"], cwd=bench, env=env, check=True)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
+import threading
 import traceback
 from collections.abc import Sequence
 
@@ -54,6 +56,16 @@ def _command_module(name: str):  # type: ignore[no-untyped-def]
         raise
 
 
+def _terminate_like_interrupt() -> None:
+    """SIGTERM unwinds like Ctrl-C, so `finally` blocks (staging cleanup, port release) run."""
+
+    def handler(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: exit 0 on success, 1 on a build error, 2 on a usage error."""
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -69,6 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module = _command_module(args.command)
+    _terminate_like_interrupt()
     try:
         return int(module.run(args))
     except SitegenError as exc:

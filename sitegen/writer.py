@@ -8,10 +8,14 @@ manifest. Files sitegen did not write (and every dotfile, such as `.git`) are ke
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import tempfile
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,29 +100,51 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
             changed.append(rel)
         previous = _read_manifest(out)
         out.mkdir(exist_ok=True)
-        for rel in changed:
-            target = out / rel
-            if target.is_symlink() or (target.exists() and target.is_dir()):
-                _remove(target)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(staging / rel, target)
-        stale = previous - files.keys()
-        if clean:
-            stale |= _all_files(out) - files.keys()
-        deleted = 0
-        for rel in sorted(stale):
-            if rel == MANIFEST or any(p.startswith(".") for p in rel.split("/")):
-                continue
-            target = out / rel
-            if target.is_file() or target.is_symlink():
-                target.unlink()
-                deleted += 1
-                _prune_empty(target.parent, out)
-        (out / MANIFEST).write_text(json.dumps({"files": sorted(files)}, ensure_ascii=False, indent=0) + "\n",
-                                    "utf-8")
+        with _signals_deferred():
+            deleted = _commit(out, staging, changed, previous, files, clean)
         return WriteStats(written=len(changed), unchanged=unchanged, deleted=deleted)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM while files are swapped in: an interrupt lands after the swap, never halfway."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    blocked = {signal.SIGINT, signal.SIGTERM}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _commit(out: Path, staging: Path, changed: list[str], previous: set[str], files: dict[str, bytes],
+            clean: bool) -> int:
+    """Move staged files into place, delete stale ones, write the manifest; returns how many were deleted."""
+    for rel in changed:
+        target = out / rel
+        if target.is_symlink() or (target.exists() and target.is_dir()):
+            _remove(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / rel, target)
+    stale = previous - files.keys()
+    if clean:
+        stale |= _all_files(out) - files.keys()
+    deleted = 0
+    for rel in sorted(stale):
+        if rel == MANIFEST or any(p.startswith(".") for p in rel.split("/")):
+            continue
+        target = out / rel
+        if target.is_file() or target.is_symlink():
+            target.unlink()
+            deleted += 1
+            _prune_empty(target.parent, out)
+    (out / MANIFEST).write_text(json.dumps({"files": sorted(files)}, ensure_ascii=False, indent=0) + "\n",
+                                "utf-8")
+    return deleted
 
 
 def _all_files(out: Path) -> set[str]:

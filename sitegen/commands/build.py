@@ -10,7 +10,7 @@ from sitegen.build import BuildOptions, build_site
 from sitegen.cache import load_memo, save_memo
 from sitegen.errors import OutputError
 from sitegen.memo import BuildMemo
-from sitegen.writer import write_output
+from sitegen.writer import check_output_dir, write_output
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None and not args.output.strip():
         raise OutputError("the output folder is empty", hint="pass --output public")
     output = Path(args.output) if args.output is not None else args.source / "public"
+    check_output_dir(output, args.source)  # refuse an unsafe output before doing any work
     memo = None if args.no_cache else load_memo(args.source)
     memo = memo or BuildMemo()
     result = build_site(options_from_args(args), memo)

@@ -115,6 +115,10 @@ def parse_page(source: str, text: str, config: SiteConfig) -> Page:
             err(key, str(exc), "write dates as 2024-03-01 or 2024-03-01T10:00:00+08:00")
             return None
 
+    # YAML reads `title: 2024-01-01` as a date; text fields keep the text as written.
+    for key in ("title", "description", "summary", "slug", "lang", "layout"):
+        if isinstance(data.get(key), dt.date):
+            data[key] = data[key].isoformat()
     kind = _kind(source)
     page = Page(source=source, kind=kind, title="", body=fm.body, body_line=fm.body_line)
     page.date = date_of("date")

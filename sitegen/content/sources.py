@@ -16,6 +16,8 @@ from sitegen.errors import ContentError, SitegenError
 from sitegen.yamlload import load_yaml
 
 MARKDOWN_EXTS = (".md", ".markdown")
+MAX_TEXT_BYTES = 8 * 1024 * 1024
+"""Pages and data files larger than this are refused: nobody writes 8 MB by hand, and parsing it would stall."""
 DATA_EXTS = (".yaml", ".yml", ".json", ".toml")
 
 
@@ -107,6 +109,11 @@ def discover_sources(site_dir: Path, theme_dirs: list[Path]) -> Sources:
 
 def read_text(source: SourceFile, label: str) -> str:
     """Read a UTF-8 source file; an invalid byte is reported with its line and byte offset."""
+    size = source.path.stat().st_size
+    if size > MAX_TEXT_BYTES:
+        raise ContentError(f"file is {size / 1048576:.1f} MB; sitegen refuses text files over "
+                           f"{MAX_TEXT_BYTES // 1048576} MB", path=f"{label}/{source.rel}",
+                           hint="split it into several pages, or move generated data out of the site")
     raw = source.path.read_bytes()
     try:
         return raw.decode("utf-8")

@@ -16,6 +16,7 @@ from sitegen.content.page import Page
 from sitegen.content.urls import (
     UnsafeURLError,
     expand_permalink,
+    nfc,
     normalize_url_path,
     output_path_for,
     slugify_path_part,
@@ -108,15 +109,15 @@ def _page_url(page: Page, section: str, config: SiteConfig) -> str:
         return "/"
     if page.kind == "section":
         folder = posixpath.dirname(page.source)
-        return "/" + "/".join(slugify_path_part(p) for p in folder.split("/")) + "/"
-    slug = page.slug or slugify_path_part(page.stem)
+        return "/" + "/".join(slugify_path_part(p) or nfc(p) for p in folder.split("/")) + "/"
+    slug = (slugify_path_part(page.slug) if page.slug else "") or slugify_path_part(page.stem) or nfc(page.stem)
     top = section.split("/")[0] if section else ""
     pattern = config.permalinks.get(section) or config.permalinks.get(top)
     if pattern:
         return normalize_url_path(expand_permalink(pattern, date=page.date, slug=slug, section=section,
                                                    title=page.title, filename=page.stem))
     folder = page.folder
-    prefix = "/".join(slugify_path_part(p) for p in folder.split("/")) + "/" if folder else ""
+    prefix = "/".join(slugify_path_part(p) or nfc(p) for p in folder.split("/")) + "/" if folder else ""
     return "/" + prefix + slug + "/"
 
 
