@@ -73,7 +73,7 @@ def test_strict_turns_warnings_into_a_failure(make_site: MakeSite, capsys: pytes
     ("slug: 010", "slug", "010"),
 ])
 def test_strings_stay_strings(make_site: MakeSite, line: str, attribute: str, expected: str) -> None:
-    site = make_site({"content/a.md": f"---\n{line}\n---\n", "layouts/page.html": "{{ page.%s }}" % attribute})
+    site = make_site({"content/a.md": f"---\n{line}\n---\n", "layouts/page.html": "{{ page." + attribute + " }}"})
     out = build(site).files
     assert expected in {v.decode() for k, v in out.items() if k.endswith("index.html") and "/" in k}
 
