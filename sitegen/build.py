@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,11 +178,15 @@ def _render_markdown(tree: ContentTree, renderer: MarkdownRenderer, config: Site
         if page.summary is not None:
             text = page.summary
             summaries[source] = memo.blob(f"summary:{digest(text)}",
-                                          lambda t=text: renderer.render(t).html.encode()).decode()
+                                          functools.partial(_render_summary, renderer, text)).decode()
         for link in rendered[source].broken_links:
             warnings.append(Diagnostic(f"link to missing content `{link.href}`", path=f"content/{source}",
                                        line=link.line, hint="fix the path, or link to the page's URL"))
     return dict(sorted(rendered.items())), summaries, warnings
+
+
+def _render_summary(renderer: MarkdownRenderer, text: str) -> bytes:
+    return renderer.render(text).html.encode()
 
 
 def _copy_assets(sources: Sources, tree: ContentTree) -> tuple[dict[str, bytes], dict[str, str]]:

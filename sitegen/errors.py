@@ -73,9 +73,10 @@ class ErrorGroup(SitegenError):
 
     def __init__(self, errors: list[SitegenError]) -> None:
         flat: list[SitegenError] = []
+        self.errors: list[SitegenError]
         for err in errors:
             flat.extend(err.errors if isinstance(err, ErrorGroup) else [err])
-        self.errors = sorted(flat, key=lambda e: e.sort_key())
+        self.errors = sorted(flat, key=lambda e: e.sort_key())  # type: ignore[misc]
         super().__init__(f"{len(self.errors)} error(s)")
 
     def format(self) -> str:

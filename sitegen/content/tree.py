@@ -164,14 +164,14 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
             section_of[source] = section
             sections[section].pages.append(source)
 
-    for section in sections.values():
-        section.pages.sort(key=lambda s: sort_key(by_source[s]))
+    for listing in sections.values():
+        listing.pages.sort(key=lambda s: sort_key(by_source[s]))
     prev: dict[str, str | None] = {}
     nxt: dict[str, str | None] = {}
-    for section in sections.values():
-        for i, source in enumerate(section.pages):
-            nxt[source] = section.pages[i - 1] if i > 0 else None
-            prev[source] = section.pages[i + 1] if i + 1 < len(section.pages) else None
+    for listing in sections.values():
+        for i, member in enumerate(listing.pages):
+            nxt[member] = listing.pages[i - 1] if i > 0 else None
+            prev[member] = listing.pages[i + 1] if i + 1 < len(listing.pages) else None
     regular = sorted(section_of, key=lambda s: sort_key(by_source[s]))
     hidden_bundles = {posixpath.dirname(p.source) for p in pages if p.is_bundle and p.source not in urls}
     resources = _place_resources([r for r in resource_paths if not _under(r, hidden_bundles)], by_source, urls)

@@ -191,7 +191,7 @@ def section_titles(data: dict[str, Any], lang: str) -> tuple[list[str], dict[str
     if refs:
         order = []
         for ref in refs:
-            k = ref.get("key") if isinstance(ref, dict) else str(ref)
+            k = str(ref.get("key")) if isinstance(ref, dict) else str(ref)
             if k in titles:
                 order.append(k)
                 if isinstance(ref, dict) and ref.get("title"):

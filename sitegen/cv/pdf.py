@@ -156,7 +156,8 @@ def render_pdf(cv: CV, *, paper: str = "a4", font_paths: list[str] | None = None
                 hint="install one (Debian/Ubuntu: `apt-get install fonts-noto-cjk`; macOS and Windows have one), "
                      "or set `cv: {pdf: {font_paths: [path/to/font-folder]}}` in sitegen.yaml")
     try:
-        return typst.compile(source.encode("utf-8"), font_paths=fonts, ignore_system_fonts=True)
+        pdf: bytes = typst.compile(source.encode("utf-8"), font_paths=fonts, ignore_system_fonts=True)  # type: ignore[misc]
+        return pdf
     except Exception as exc:  # noqa: BLE001 - typst raises its own error types
         raise ConfigError(f"could not typeset the CV PDF: {exc}", path=source_label,
                           hint="this is a sitegen bug if the CV validated; please report it") from None

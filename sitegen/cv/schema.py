@@ -88,7 +88,7 @@ def json_schema() -> dict[str, Any]:
                     "properties": {k: convert(v) for k, v in spec[1].items()}}
         if isinstance(spec, tuple) and spec[0] == "array":
             return {"type": "array", "items": convert(spec[1])}
-        return {
+        scalars: dict[str, dict[str, Any]] = {
             STRING: {"type": "string"},
             DATE: {"type": "string", "pattern": r"^([1-2][0-9]{3}(-[0-1][0-9](-[0-3][0-9])?)?|present)$",
                    "description": "2015, 2015-09 or 2015-09-01; `present` for an ongoing endDate"},
@@ -98,7 +98,8 @@ def json_schema() -> dict[str, Any]:
             BOOLEAN: {"type": "boolean"},
             STRINGS: {"type": "array", "items": {"type": "string"}},
             SCALAR: {"type": ["string", "integer", "object"]},
-        }[spec]
+        }
+        return scalars[spec]
 
     properties = {k: convert(v) for k, v in TOP_LEVEL.items()}
     properties["meta"]["additionalProperties"] = True

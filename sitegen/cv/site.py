@@ -88,9 +88,9 @@ def plan_cv(state: SiteState, sources: list[CVSource], options: CVOptions) -> CV
                     continue
                 tree.pages[page_source] = page
                 tree.urls[page_source] = url
-                state.rendered.setdefault(page_source, state.rendered.get(CV_PAGE) if default and base else None)
-                if state.rendered.get(page_source) is None:
-                    state.rendered.pop(page_source)
+                intro = state.rendered.get(CV_PAGE) if default and base else None
+                if intro is not None:
+                    state.rendered.setdefault(page_source, intro)
             plan.documents.append(CVDocument(source, cv, page_source, pdf, json_path))
     raise_if_any(errors)
     for doc in plan.documents:

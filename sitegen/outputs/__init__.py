@@ -6,6 +6,7 @@ A generator is `fn(ctx: OutputContext) -> dict[str, bytes]`; `_generators()` lis
 from __future__ import annotations
 
 import dataclasses
+import functools
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -66,7 +67,7 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
             out = pickle.loads(cached)  # noqa: S301 - our own in-memory/signed data
         else:
             out = generator(ctx)
-            memo.blob(blob_key, lambda o=out: pickle.dumps(o))
+            memo.blob(blob_key, functools.partial(pickle.dumps, out))
         produced.update(out)
         ctx.files.update(out)
     return produced

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 from xml.sax.saxutils import escape, quoteattr
 
 from sitegen.content.dates import iso
@@ -63,9 +64,13 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
         key = digest("\x00".join([ctx.memo.config_key, path, title, str(full), repr(state.build_date)] + [
             f"{v.source}|{tree.urls[v.source]}|{dataclasses.replace(tree.pages[v.source], body='')!r}|"
             f"{digest(tree.pages[v.source].body)}" for v in views]))
-        out[path] = ctx.memo.blob(f"feed:{key}", lambda p=path, t=title, vs=views: render_feed(
-            state, "/" + p, t, vs, full).encode("utf-8"))
+        out[path] = ctx.memo.blob(f"feed:{key}", functools.partial(_feed_bytes, state, "/" + path, title, views,
+                                                                   full))
     return out
+
+
+def _feed_bytes(state: SiteState, path: str, title: str, views: list[PageView], full: bool) -> bytes:
+    return render_feed(state, path, title, views, full).encode("utf-8")
 
 
 def _updated(view: PageView) -> dt.datetime:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,8 +37,12 @@ def skeleton_files(site: NewSite, today: dt.date) -> dict[str, str]:
             rel = path.relative_to(SKELETON).as_posix()
             rel = _RENAMES.get(rel, rel)
             text = path.read_text("utf-8")
-            files[rel] = re.sub(r"@@([A-Z_]+)@@", lambda m, rel=rel: _escape(values[m.group(1)], rel), text)
+            files[rel] = re.sub(r"@@([A-Z_]+)@@", functools.partial(_fill, values, rel), text)
     return files
+
+
+def _fill(values: dict[str, str], rel: str, match: re.Match[str]) -> str:
+    return _escape(values[match.group(1)], rel)
 
 
 def _escape(value: str, rel: str) -> str:

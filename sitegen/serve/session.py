@@ -6,6 +6,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from sitegen.build import BuildOptions, BuildResult, build_site
 from sitegen.config import load_config
@@ -102,9 +103,11 @@ class ServeSession:
         themes = theme_dirs(site, config.theme)
         ignore = [site / "public", site / ".sitegen-cache"]
         watch_paths = [site, *[t for t in themes if not t.is_relative_to(site.resolve())]]
-        watch_in_thread(watch_paths, SourceFilter(site, ignore), lambda _changes: self.build_once(),
-                        self.stop_event)
+        watch_in_thread(watch_paths, SourceFilter(site, ignore), self._on_change, self.stop_event)
         return host, int(bound)
+
+    def _on_change(self, _changes: set[Path]) -> None:
+        self.build_once()
 
     def stop(self) -> None:
         """Stop watching, end event streams, free the port."""
