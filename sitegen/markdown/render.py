@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
+from html.parser import HTMLParser
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -112,7 +113,7 @@ class MarkdownRenderer:
         html = self.md.renderer.render(tokens, self.md.options, env)
         if MORE in html:
             head, _, _ = html.partition(MORE)
-            result.summary_html = head.strip()
+            result.summary_html = close_open_tags(head.strip())
             html = html.replace(MORE, "", 1)
         result.html = html
         return result
@@ -154,6 +155,38 @@ class MarkdownRenderer:
                 token.attrSet(attr, new)
                 href = new
         result.links.append(Link(href, line, kind))
+
+
+_VOID_TAGS = frozenset("area base br col embed hr img input link meta source track wbr".split())
+
+
+class _OpenTags(HTMLParser):
+    """Tracks which elements are still open at the end of an HTML fragment."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in _VOID_TAGS:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.stack:
+            # Close everything opened after `tag` too, as a browser would.
+            del self.stack[len(self.stack) - 1 - self.stack[::-1].index(tag):]
+
+
+def close_open_tags(fragment: str) -> str:
+    """Close the elements left open where `<!--more-->` cut the HTML (`<p>Intro <em>a` -> `...</em></p>`).
+
+    A marker written inside a paragraph or a raw `<div>` would otherwise leave the summary, and every list page
+    that shows it, with unbalanced tags.
+    """
+    parser = _OpenTags()
+    parser.feed(fragment)
+    parser.close()
+    return fragment + "".join(f"</{tag}>" for tag in reversed(parser.stack))
 
 
 _HEADING_ATTRS = re.compile(r"\s*\{((?:\s*[#.][\w:-]+)+)\s*\}\s*$", re.UNICODE)

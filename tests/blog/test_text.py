@@ -51,6 +51,15 @@ def test_summary_never_cuts_an_entity(make_site: MakeSite) -> None:
     assert html(build(site), "a/index.html") == "<p>a &amp;…</p>"
 
 
+def test_more_marker_inside_a_paragraph_leaves_no_tag_open(make_site: MakeSite) -> None:
+    site = make_site({"content/a.md": "Intro *stressed <!--more--> words* go on.\n\nMore.\n",
+                      "content/b.md": "<div class=\"box\">\n\nBoxed <!--more--> text\n\n</div>\n",
+                      "layouts/page.html": "{{ page.summary }}|{{ page.content }}"})
+    result = build(site)
+    assert html(result, "a/index.html").startswith("<p>Intro <em>stressed</em></p>|<p>Intro <em>stressed  words")
+    assert html(result, "b/index.html").startswith('<div class="box">\n<p>Boxed</p></div>|')
+
+
 def test_reading_time_of_chinese_english_and_mixed_posts(make_site: MakeSite) -> None:
     site = make_site({
         "content/posts/en.md": "word " * 660,
