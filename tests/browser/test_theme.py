@@ -196,6 +196,21 @@ def test_code_blocks_get_a_copy_button(browser: Any, site_url: str) -> None:
     assert buttons == 1
 
 
+def test_copy_button_copies_the_code_without_line_numbers(browser: Any, site_url: str) -> None:
+    # The example block has `linenos=true hl_lines=[4]`: the highlighted line nests its number one level deeper.
+    ctx, page = _page(browser, site_url, DESKTOP)
+    page.add_init_script("""Object.defineProperty(navigator, "clipboard", {value: {writeText: function (t) {
+        window.copied = t; return Promise.resolve(); }}});""")
+    page.goto(site_url + "/posts/profiling-dataloaders/")
+    page.locator("div.highlight .copy-code").first.click(force=True)
+    page.wait_for_function("window.copied !== undefined")
+    copied = page.evaluate("window.copied")
+    ctx.close()
+    assert copied.splitlines()[0] == "from torch.profiler import profile, ProfilerActivity"
+    assert copied.splitlines()[3] == "    for step, batch in zip(range(20), loader):"
+    assert not any(line[:1].isdigit() for line in copied.splitlines())
+
+
 def test_a_missing_url_gets_the_styled_404_page(browser: Any, site_url: str) -> None:
     ctx, page = _page(browser, site_url, PHONE)
     response = page.goto(site_url + "/deep/missing/path/")

@@ -7,10 +7,11 @@ document.addEventListener("DOMContentLoaded", function () {
     button.textContent = "Copy";
     button.setAttribute("aria-label", "Copy code to clipboard");
     button.addEventListener("click", function () {
-      var code = block.querySelector("code") || block.querySelector("pre");
-      var text = Array.prototype.map.call(code.childNodes, function (node) {
-        return node.classList && node.classList.contains("linenos") ? "" : node.textContent;
-      }).join("");
+      // Line numbers sit inside highlighted lines too (<span class="hll"><span class="linenos">), so drop
+      // them from a copy of the block rather than skipping top-level nodes only.
+      var code = (block.querySelector("code") || block.querySelector("pre")).cloneNode(true);
+      code.querySelectorAll(".linenos").forEach(function (n) { n.remove(); });
+      var text = code.textContent;
       var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1500); };
       if (navigator.clipboard) { navigator.clipboard.writeText(text).then(done, function () {}); }
     });
