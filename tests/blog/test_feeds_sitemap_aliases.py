@@ -1,7 +1,8 @@
-"""Atom feeds, sitemap, robots.txt, alias redirects and 404."""
+"""Atom feeds, sitemap, robots.txt, alias redirects, 404 and the search index."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -89,3 +90,12 @@ def test_alias_colliding_with_a_page_is_an_error_naming_both(make_site: MakeSite
 def test_404_page_from_the_theme(make_site: MakeSite) -> None:
     result = build(make_site({"content/a.md": "x"}, layouts=False))
     assert "404" in html(result, "404.html")
+
+
+def test_search_index_holds_published_pages_except_those_opting_out(make_site: MakeSite) -> None:
+    site = make_site({**SITE, "content/posts/zh.md": "---\ntitle: 中文\ndate: 2024-01-03\n---\n显存优化的笔记\n",
+                      "content/posts/hidden.md": "---\ntitle: Unlisted\ndate: 2024-01-04\nsearch: false\n---\nx\n"})
+    pages = {p["title"]: p for p in json.loads(build(site).files["search/index.json"])["pages"]}
+    assert sorted(pages) == ["A & B", "About", "B", "中文"]
+    assert pages["A & B"]["url"] == "/repo/posts/a/" and pages["A & B"]["terms"] == ["深度学习", "x"]
+    assert pages["A & B"]["text"].startswith("Hello rel") and pages["中文"]["text"].startswith("显存优化")
