@@ -95,6 +95,13 @@ def test_jekyll_post_renders_as_its_author_meant() -> None:
     assert '<div class="notice" id="jekyll-box">' in post and "<!-- This comment stays" in post
 
 
+def test_posts_in_a_series_show_part_n_of_m() -> None:
+    post = html(example(), "posts/csapp-linking/index.html")
+    assert '<a href="/series/csapp-notes/">CS:APP notes</a></strong> · part 2 of 2' in post
+    assert '<span aria-current="page">CS:APP Chapter 7: Linking</span>' in post
+    assert 'href="/posts/csapp-memory-hierarchy/">CS:APP Chapter 6' in post
+
+
 def test_talk_links_slides_and_video() -> None:
     talk = html(example(), "talks/memory-efficient-training/index.html")
     assert "Systems for ML Workshop" in talk and "Vienna, Austria" in talk
