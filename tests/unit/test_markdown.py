@@ -67,6 +67,16 @@ def test_jekyll_emphasis() -> None:
     assert "<strong>bold</strong>" in out and "<em><strong><strong>both</strong></strong></em>" in out
 
 
+def test_kramdown_markdown_attribute_parses_the_inside_of_an_html_block() -> None:
+    text = ('<div id="contact" markdown="1">\n**Email**: [me](mailto:a@b.c)\n<div class="in" markdown="1">\n'
+            "## Phone\n</div>\n</div>\n\n<div id=\"raw\">\n**kept**\n</div>\n")
+    out = render(text)
+    assert out.startswith('<div id="contact">\n<p><strong>Email</strong>: <a href="mailto:a@b.c">me</a></p>\n'
+                          '<div class="in">\n<h2 id="phone">Phone</h2>\n</div>\n</div>\n')
+    assert '<div id="raw">\n**kept**\n</div>' in out
+    assert "markdown=" not in out
+
+
 def test_more_marker_gives_summary() -> None:
     result = MD.render("First para.\n\n<!--more-->\n\nRest.")
     assert result.summary_html == "<p>First para.</p>"
