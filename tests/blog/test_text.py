@@ -82,6 +82,13 @@ def test_toc_from_h2_to_h4_with_anchor_ids(make_site: MakeSite) -> None:
     assert '<h2 id="two">' in out
 
 
+def test_config_toc_default_applies_unless_a_page_says_no(make_site: MakeSite) -> None:
+    site = make_site({"sitegen.yaml": "toc: true\n", "content/a.md": "## One\n",
+                      "content/b.md": "---\ntoc: false\n---\n## One\n", "layouts/page.html": "{{ page.toc_enabled }}"})
+    result = build(site)
+    assert (html(result, "a/index.html"), html(result, "b/index.html")) == ("True", "False")
+
+
 def test_math_pages_load_katex_and_others_do_not(make_site: MakeSite) -> None:
     site = make_site({"content/m.md": "---\nmath: true\n---\n$x$", "content/p.md": "plain"}, layouts=False)
     result = build(site)
