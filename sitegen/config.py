@@ -133,6 +133,11 @@ def _key_lines(node: yaml.Node, prefix: str = "") -> dict[str, tuple[int, int]]:
             key = f"{prefix}{key_node.value}"
             out[key] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             out.update(_key_lines(value_node, key + "."))
+    elif isinstance(node, yaml.SequenceNode):
+        # List items are `menu.0`, `menu.0.name`, ... so that a bad entry is reported on its own line.
+        for i, item in enumerate(node.value):
+            out[f"{prefix}{i}"] = (item.start_mark.line + 1, item.start_mark.column + 1)
+            out.update(_key_lines(item, f"{prefix}{i}."))
     return out
 
 
@@ -172,6 +177,14 @@ class _Validator:
 
     def error(self, key: str, message: str, hint: str | None = None) -> None:
         self.errors.append(ConfigError(f"`{key}`: {message}", hint=hint, **self._loc(key)))
+
+    def warn_unknown(self, key: str, value: dict[Any, Any], allowed: set[str]) -> None:
+        """A warning for each key of the mapping at `key` that is not in `allowed`, on that key's line."""
+        for name in value:
+            if str(name) not in allowed:
+                self.warnings.append(Diagnostic(f"unknown key `{key}.{name}`",
+                                                hint=f"known keys: {', '.join(sorted(allowed))}",
+                                                **self._loc(f"{key}.{name}")))
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
         value = self.raw.get(key, default)
@@ -233,6 +246,7 @@ class _Validator:
         if not isinstance(value, dict):
             self.error("author", "expected a mapping with `name` and `email`")
             return Author()
+        self.warn_unknown("author", value, {"name", "email"})
         return Author(name=str(value.get("name", "")), email=str(value.get("email", "")))
 
     def _theme(self) -> str:
@@ -247,10 +261,14 @@ class _Validator:
         out: list[MenuItem] = []
         for i, item in enumerate(items):
             if not isinstance(item, dict) or "name" not in item or "url" not in item:
-                self.error("menu", f"entry {i + 1} needs `name` and `url`")
+                self.error(f"menu.{i}", f"entry {i + 1} needs `name` and `url`")
                 continue
+            self.warn_unknown(f"menu.{i}", item, {"name", "url", "weight"})
             weight = item.get("weight", 0)
-            out.append(MenuItem(str(item["name"]), str(item["url"]), weight if isinstance(weight, int) else 0))
+            if not isinstance(weight, int) or isinstance(weight, bool):
+                self.error(f"menu.{i}.weight", f"expected a whole number, got {weight!r}")
+                weight = 0
+            out.append(MenuItem(str(item["name"]), str(item["url"]), weight))
         return tuple(sorted(out, key=lambda m: m.weight))
 
     def _taxonomies(self) -> tuple[str, ...]:
@@ -268,12 +286,11 @@ class _Validator:
         value = self.get(key, dict, {})
         allowed = {f.name for f in fields(cls)}
         kwargs: dict[str, bool] = {}
+        self.warn_unknown(key, value, allowed)
         for name, flag in value.items():
             if name not in allowed:
-                self.warnings.append(Diagnostic(f"unknown key `{key}.{name}`",
-                                                hint=f"known keys: {', '.join(sorted(allowed))}",
-                                                **self._loc(f"{key}.{name}")))
-            elif not isinstance(flag, bool):
+                continue
+            if not isinstance(flag, bool):
                 self.error(f"{key}.{name}", f"expected true or false, got {flag!r}")
             else:
                 kwargs[name] = flag

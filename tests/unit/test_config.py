@@ -41,6 +41,20 @@ def test_unknown_key_is_a_warning_with_line_and_suggestion() -> None:
     assert warnings[0].hint and "title" in warnings[0].hint
 
 
+def test_unknown_keys_inside_author_and_menu_entries_are_warnings_on_their_lines() -> None:
+    text = "author: {name: A, emial: a@b.c}\nmenu:\n  - {name: A, url: /a/}\n  - name: B\n    url: /b/\n    wieght: 2\n"
+    _, warnings = parse_config(text, "sitegen.yaml")
+    assert sorted((w.line, w.message) for w in warnings) == [
+        (1, "unknown key `author.emial`"), (6, "unknown key `menu.1.wieght`")]
+
+
+def test_menu_errors_name_the_entry_line() -> None:
+    with pytest.raises(ErrorGroup) as info:
+        parse_config("menu:\n  - {name: A, url: /a/, weight: high}\n  - {name: B}\n", "sitegen.yaml")
+    assert sorted((e.line, e.message) for e in info.value.errors) == [
+        (2, "`menu.0.weight`: expected a whole number, got 'high'"), (3, "`menu.1`: entry 2 needs `name` and `url`")]
+
+
 def test_all_errors_reported_at_once() -> None:
     with pytest.raises(ErrorGroup) as info:
         parse_config("paginate: 0\nbuild: {drafts: maybe}\nbase_url: ftp://x/\nmenu: [{name: a}]\n", "sitegen.yaml")
