@@ -77,10 +77,11 @@ class BuildMemo:
         self.dirty = False
 
     def finish(self) -> None:
-        """End a build: drop entries it did not use, so memory follows the site."""
-        if (len(self.used_pages), len(self.used_markdown), len(self.used_outputs), len(self.used_blobs)) != (
-                len(self.pages), len(self.markdown), len(self.outputs), len(self.blobs)):
-            self.dirty = True
+        """End a build: drop entries it did not use, so memory follows the site.
+
+        Dropping alone does not make the memo dirty: entries are keyed by content, so a cache file that still
+        holds a few unused ones is as correct as a pruned one, and a warm build need not rewrite it.
+        """
         self.pages = {k: v for k, v in self.pages.items() if k in self.used_pages}
         self.markdown = {k: v for k, v in self.markdown.items() if k in self.used_markdown}
         self.outputs = {k: v for k, v in self.outputs.items() if k in self.used_outputs}

@@ -12,10 +12,10 @@ import contextlib
 import json
 import os
 import shutil
+import secrets
 import signal
-import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,8 +84,17 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
     for rel in files:
         _safe_rel(rel)
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.sitegen-staging-", dir=out.parent))
+    # mkdir (not mkdtemp, whose 0700 would stay on a renamed first output) honours the umask.
+    staging = out.parent / f".{out.name}.sitegen-staging-{os.getpid()}-{secrets.token_hex(4)}"
+    staging.mkdir()
     try:
+        if not out.exists():
+            # A first build: the staging folder becomes the output in one rename.
+            _write_all(staging, files.items())
+            (staging / MANIFEST).write_text(_manifest(files), "utf-8")
+            with _signals_deferred():
+                os.rename(staging, out)
+            return WriteStats(written=len(files), unchanged=0, deleted=0)
         changed: list[str] = []
         unchanged = 0
         for rel, data in files.items():
@@ -94,17 +103,30 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
                     and target.read_bytes() == data:
                 unchanged += 1
                 continue
-            staged = staging / rel
-            staged.parent.mkdir(parents=True, exist_ok=True)
-            staged.write_bytes(data)
             changed.append(rel)
+        _write_all(staging, ((rel, files[rel]) for rel in changed))
         previous = _read_manifest(out)
-        out.mkdir(exist_ok=True)
         with _signals_deferred():
             deleted = _commit(out, staging, changed, previous, files, clean)
         return WriteStats(written=len(changed), unchanged=unchanged, deleted=deleted)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _write_all(root: Path, items: Iterable[tuple[str, bytes]]) -> None:
+    """Write files under `root`, creating each folder once."""
+    made: set[str] = set()
+    for rel, data in items:
+        folder = rel.rpartition("/")[0]
+        if folder and folder not in made:
+            (root / folder).mkdir(parents=True, exist_ok=True)
+            made.add(folder)
+        with open(root / rel, "wb") as f:
+            f.write(data)
+
+
+def _manifest(files: dict[str, bytes]) -> str:
+    return json.dumps({"files": sorted(files)}, ensure_ascii=False, indent=0) + "\n"
 
 
 @contextlib.contextmanager
@@ -142,8 +164,7 @@ def _commit(out: Path, staging: Path, changed: list[str], previous: set[str], fi
             target.unlink()
             deleted += 1
             _prune_empty(target.parent, out)
-    (out / MANIFEST).write_text(json.dumps({"files": sorted(files)}, ensure_ascii=False, indent=0) + "\n",
-                                "utf-8")
+    (out / MANIFEST).write_text(_manifest(files), "utf-8")
     return deleted
 
 
