@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from sitegen.build import BuildResult
@@ -33,7 +34,19 @@ def check_build(result: BuildResult) -> CheckReport:
 
 
 def check_directory(output: Path, base_url: str) -> CheckReport:
-    """Check an already written output folder (no source lines available)."""
-    files = {p.relative_to(output).as_posix(): p.read_bytes() for p in sorted(output.rglob("*"))
-             if p.is_file() and not any(part.startswith(".") for part in p.relative_to(output).parts)}
-    return check_files(files, base_url)
+    """Check an already written output folder (no source lines available). Only pages, feeds and sitemaps are
+    read; every other file only needs to exist (a search index can be tens of megabytes)."""
+    files: dict[str, bytes] = {}
+    for folder, dirs, names in os.walk(output):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        rel = Path(folder).relative_to(output).as_posix()
+        prefix = "" if rel == "." else rel + "/"
+        for name in names:
+            if name.startswith("."):
+                continue
+            if name.endswith((".html", ".xml")):
+                with open(os.path.join(folder, name), "rb") as handle:
+                    files[prefix + name] = handle.read()
+            else:
+                files[prefix + name] = b""
+    return check_files(dict(sorted(files.items())), base_url)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urljoin, urlsplit
 
-from sitegen.check.extract import anchors, extract, xml_urls
+from sitegen.check.extract import PageLinks, anchors, extract, xml_urls
 
 _SKIP_SCHEMES = ("mailto:", "tel:", "data:", "javascript:", "sms:")
 
@@ -61,8 +61,18 @@ class CheckReport:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class _Resolved:
+    """Where a link leads: `external`, `outside` (the base path), `missing`, or a file (`target`)."""
+
+    outcome: str
+    target: str | None = None
+    fragment: str = ""
+
+
 class _Site:
-    """Resolves site URLs to output files."""
+    """Resolves site URLs to output files; each distinct URL is resolved once (a site repeats its menu, tag and
+    list links on every page)."""
 
     def __init__(self, files: Mapping[str, bytes], base_url: str) -> None:
         self.files = files
@@ -70,6 +80,9 @@ class _Site:
         self.origin = f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
         self.base_path = (parts.path or "/") if (parts.path or "/").endswith("/") else parts.path + "/"
         self._anchors: dict[str, set[str]] = {}
+        self._resolved: dict[tuple[str, str], _Resolved] = {}
+        self.fine: set[str] = set()
+        """URLs that mean the same on every page (root-relative, absolute) and were found fine: skipped at once."""
 
     def target(self, url_path: str) -> str | None:
         """The output file a site path serves, or None."""
@@ -89,6 +102,31 @@ class _Site:
         url = self.base_path + path
         return url[: -len("index.html")] if url.endswith("/index.html") or url == "/index.html" else url
 
+    def resolve(self, page_url: str, url: str) -> _Resolved:
+        """Resolve `url` as written on the page at `page_url` (root-relative and absolute URLs: once per site)."""
+        key = ("" if site_wide(url) else page_url, url)
+        found = self._resolved.get(key)
+        if found is None:
+            found = self._resolved[key] = self._resolve(page_url, url)
+        return found
+
+    def _resolve(self, page_url: str, url: str) -> _Resolved:
+        parts = urlsplit(url)
+        if parts.scheme or url.startswith("//"):
+            if not (self.origin and f"{parts.scheme}://{parts.netloc}" == self.origin):
+                return _Resolved("external" if parts.scheme in ("http", "https") else "other")
+            url = parts.path + (f"#{parts.fragment}" if parts.fragment else "")
+        full = urljoin(page_url, url)
+        target_path, _, fragment = full.partition("#")
+        target_path = target_path.partition("?")[0]
+        if not target_path.startswith(self.base_path):
+            return _Resolved("outside")
+        normalized = posixpath.normpath(target_path)
+        if target_path.endswith("/") and not normalized.endswith("/"):
+            normalized += "/"
+        target = self.target(normalized)
+        return _Resolved("missing" if target is None else "file", target, fragment)
+
 
 def check_files(files: Mapping[str, bytes], base_url: str,
                 sources: Mapping[str, Mapping[str, str]] | None = None) -> CheckReport:
@@ -97,10 +135,15 @@ def check_files(files: Mapping[str, bytes], base_url: str,
     report = CheckReport()
     sources = sources or {}
     external: set[str] = set()
+    # First every page's links and anchors (one parse each), then the links: a fragment target is then
+    # always parsed already, whichever order the pages come in.
+    pages = {path: extract(files[path].decode("utf-8", "replace")) for path in sorted(files)
+             if path.endswith(".html")}
+    site._anchors.update((path, found.anchors) for path, found in pages.items())
     for path in sorted(files):
-        if path.endswith(".html"):
+        if path in pages:
             report.pages += 1
-            _check_page(site, path, report, sources.get(path, {}), external)
+            _check_page(site, path, pages[path], report, sources.get(path, {}), external)
         elif path.endswith(".xml"):
             for url in xml_urls(files[path].decode("utf-8", "replace")):
                 report.links += 1
@@ -109,11 +152,10 @@ def check_files(files: Mapping[str, bytes], base_url: str,
     return report
 
 
-def _check_page(site: _Site, path: str, report: CheckReport, sources: Mapping[str, str],
+def _check_page(site: _Site, path: str, found: PageLinks, report: CheckReport, sources: Mapping[str, str],
                 external: set[str]) -> None:
-    text = site.files[path].decode("utf-8", "replace")
-    found = extract(text)
-    redirect = 'http-equiv="refresh"' in text
+    text = site.files[path]
+    redirect = b'http-equiv="refresh"' in text
     if not redirect:
         if not found.title:
             report.problems.append(Problem(path, "page has no <title>", severity="warning"))
@@ -123,40 +165,40 @@ def _check_page(site: _Site, path: str, report: CheckReport, sources: Mapping[st
             if count > 1:
                 report.problems.append(Problem(path, f"duplicate id `{dup}` ({count} times)"))
     page_url = site.page_url(path)
+    report.links += len(found.links)
+    fine = site.fine
     for kind, url in found.links:
-        report.links += 1
-        _check_url(site, path, page_url, url, report, sources.get(url), external, kind=kind)
+        if url not in fine:
+            _check_url(site, path, page_url, url, report, sources.get(url), external, kind=kind)
+
+
+_MISSING = {"img": "missing image", "link": "missing stylesheet or resource", "script": "missing script"}
 
 
 def _check_url(site: _Site, path: str, page_url: str, url: str, report: CheckReport, source: str | None,
                external: set[str], kind: str) -> None:
-    url = written = url.strip()
+    written, url = url, url.strip()
     if not url or url.startswith(_SKIP_SCHEMES):
         return
-    parts = urlsplit(url)
-    if parts.scheme or url.startswith("//"):
-        if site.origin and f"{parts.scheme}://{parts.netloc}" == site.origin:
-            url = parts.path + (f"#{parts.fragment}" if parts.fragment else "")
-        else:
-            if parts.scheme in ("http", "https"):
-                external.add(url)
-            return
-    full = urljoin(page_url, url)
-    target_path, _, fragment = full.partition("#")
-    target_path = target_path.partition("?")[0]
-    if not target_path.startswith(site.base_path):
-        report.problems.append(Problem(path, f"link outside the site's base path {site.base_path}", written, source))
-        return
-    if target_path == page_url and fragment:
-        target: str | None = path
+    if url.startswith("#"):
+        found = _Resolved("file", path, url[1:])
     else:
-        normalized = posixpath.normpath(target_path)
-        if target_path.endswith("/") and not normalized.endswith("/"):
-            normalized += "/"
-        target = site.target(normalized)
-    if target is None:
-        what = {"img": "missing image", "link": "missing stylesheet or resource", "script": "missing script"}
-        report.problems.append(Problem(path, what.get(kind, "missing page"), written, source))
-        return
-    if fragment and target.endswith(".html") and unquote(fragment) not in site.anchors_of(target):
-        report.problems.append(Problem(path, f"missing fragment #{unquote(fragment)}", written, source))
+        found = site.resolve(page_url, url)
+    if found.outcome == "external":
+        external.add(url)
+    elif found.outcome == "outside":
+        report.problems.append(Problem(path, f"link outside the site's base path {site.base_path}", url, source))
+    elif found.outcome == "missing":
+        report.problems.append(Problem(path, _MISSING.get(kind, "missing page"), url, source))
+    elif found.outcome == "file" and found.fragment and found.target and found.target.endswith(".html"):
+        fragment = unquote(found.fragment)
+        if fragment not in site.anchors_of(found.target):
+            report.problems.append(Problem(path, f"missing fragment #{fragment}", url, source))
+            return
+    if found.outcome in ("file", "external", "other") and site_wide(written):
+        site.fine.add(written)
+
+
+def site_wide(url: str) -> bool:
+    """Whether `url` means the same on every page: root-relative, protocol-relative or with a scheme."""
+    return url.startswith("/") or ":" in url.partition("/")[0].partition("?")[0].partition("#")[0]

@@ -12,6 +12,7 @@ import pytest
 
 from sitegen.check import check_build
 from sitegen.check.external import check_external
+from sitegen.check.internal import check_files
 from sitegen.cli import main
 from tests.conftest import REPO, build
 
@@ -45,6 +46,14 @@ def test_duplicate_ids_and_missing_titles(make_site: MakeSite) -> None:
     report = check_build(build(site))
     assert any("duplicate id `x`" in p.message for p in report.errors)
     assert any(p.severity == "warning" and "title" in p.message for p in report.problems)
+
+
+def test_an_id_after_a_name_attribute_is_a_fragment_target() -> None:
+    page = (b'<html><head><title>T</title></head><body><input name="q" id="search" type="search">'
+            b'<a name="old" id="new"></a><a href="#search">s</a> <a href="/#new">n</a> <a href="#old">o</a>'
+            b'<p>id="text-not-an-id"</p><a href="#text-not-an-id">t</a></body></html>')
+    report = check_files({"index.html": page}, "https://example.org/")
+    assert [p.url for p in report.errors] == ["#text-not-an-id"], report.format()
 
 
 def test_the_example_site_passes() -> None:
