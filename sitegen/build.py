@@ -1,7 +1,8 @@
 """The build pipeline, in order. Everything is gathered first, then rendered to memory; nothing is written here.
 
     load config -> discover sources -> parse pages and data (+ git dates) -> assemble the content tree and taxonomies
-    -> render Markdown -> CV pages -> render templates -> CV PDF/JSON and other outputs (feeds, sitemap, ...)
+    -> render Markdown -> CV and publications pages -> render templates -> CV PDF/JSON and other outputs
+    (feeds, sitemap, ...)
     -> BuildResult
 
 Writing the result is `sitegen.writer.write_output`'s job.
@@ -24,8 +25,10 @@ from sitegen.content.page import Page, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_text
 from sitegen.content.taxonomies import collect_taxonomies
 from sitegen.content.tree import ContentTree, assemble_tree
+from sitegen.cv.publication import Publication
+from sitegen.cv.pubpage import plan_publications
 from sitegen.cv.site import cv_files, plan_cv
-from sitegen.cv.source import CVSource, cv_options, discover_cvs
+from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.errors import Diagnostic, SitegenError, raise_if_any
 from sitegen.links import LinkResolver
 from sitegen.markdown import MarkdownRenderer, Rendered
@@ -82,7 +85,7 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     memo.begin(digest(repr(config) + sitegen.__version__))
     themes = theme_dirs(site_dir, config.theme)
     sources = discover_sources(site_dir, themes)
-    pages, data, cvs = _parse_sources(sources, config, site_dir, memo)
+    pages, data, cvs, publications = _parse_sources(sources, config, site_dir, memo)
     apply_git_lastmod(pages, site_dir, config.enable_git_info)
     now = options.now or build_time()
     drafts = options.drafts or config.build.drafts
@@ -96,12 +99,16 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     warnings.extend(link_warnings)
     state = SiteState(config=config, tree=tree, taxonomies=taxonomies, rendered=rendered, summaries=summaries,
                       data=data, urls=UrlHelper(config), build_date=source_date_epoch())
-    cv_plan = plan_cv(state, cvs, cv_options(config))
+    options_cv = cv_options(config)
+    cv_plan = plan_cv(state, cvs, options_cv, publications)
+    pub_context = plan_publications(state, publications, cvs, options_cv.name_variants)
     files, origins = _copy_assets(sources, tree)
-    site_key = digest(f"{memo.config_key}\x00{data!r}\x00{[c.data for c in cvs]!r}\x00{state.build_date}")
-    page_files = render_pages(state, site_dir, themes, renderer, warnings, cv_plan.context, memo, site_key)
+    site_key = digest(f"{memo.config_key}\x00{data!r}\x00{[c.data for c in cvs]!r}\x00{publications!r}"
+                      f"\x00{state.build_date}")
+    page_files = render_pages(state, site_dir, themes, renderer, warnings, {**cv_plan.context, **pub_context},
+                              memo, site_key, options.jobs)
     files.update(page_files)
-    files.update(cv_files(cv_plan, cv_options(config), memo))
+    files.update(cv_files(cv_plan, options_cv, memo))
     from sitegen.outputs import generate_outputs
 
     files.update(generate_outputs(state, site_dir, themes, files, memo))
@@ -121,8 +128,8 @@ def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
 
 
 def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path, memo: BuildMemo
-                   ) -> tuple[list[Page], dict[str, object], list[CVSource]]:
-    """Parse every page, data file and CV, collecting all errors of the phase."""
+                   ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication]]:
+    """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase."""
     errors: list[SitegenError] = list(sources.errors)
     pages: list[Page] = []
     for source in sources.pages:
@@ -135,11 +142,14 @@ def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path, memo: B
     cvs, cv_errors = discover_cvs(site_dir, config.language)
     errors.extend(e for e in cv_errors if not any(e.path == d.path and e.line == d.line for d in errors))
     try:
-        cv_options(config)
+        bibtex_paths = cv_options(config).bibtex
     except SitegenError as exc:
         errors.append(exc)
+        bibtex_paths = None
+    publications, bib_errors = discover_bibtex(site_dir, bibtex_paths, config.path)
+    errors.extend(bib_errors)
     raise_if_any(errors)
-    return pages, data, cvs
+    return pages, data, cvs, publications
 
 
 def _in_content(exc: SitegenError, source: SourceFile) -> SitegenError:

@@ -61,6 +61,8 @@ class SiteState:
     """Synthesized term-page source -> its Term."""
     reads: set[str] | None = None
     """While one page renders: the pages whose content (not just metadata) it read."""
+    publications: Any = ()
+    """`site.publications` (a `sitegen.cv.pubpage.PublicationList`, set by the build before rendering)."""
 
     def term_of(self, source: str) -> Term | None:
         """The Term listed by a synthesized term page."""
@@ -354,6 +356,7 @@ class SiteView:
         self.params = Params(config.params)
         self.data = state.data
         self.build_date = state.build_date
+        self.publications = state.publications
         self.menu = [{"name": m.name, "url": state.urls.url(m.url), "path": m.url, "weight": m.weight}
                      for m in config.menu]
 

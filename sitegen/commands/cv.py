@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -12,8 +13,9 @@ from sitegen.cv.jsonresume import json_resume_bytes
 from sitegen.cv.markdown import render_markdown_cv
 from sitegen.cv.model import build_cv
 from sitegen.cv.pdf import render_pdf
+from sitegen.cv.publication import merge_publications
 from sitegen.cv.schema import json_schema
-from sitegen.cv.source import cv_options, discover_cvs
+from sitegen.cv.source import cv_options, discover_bibtex, discover_cvs
 from sitegen.errors import ContentError, raise_if_any
 
 
@@ -36,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
     config, _ = load_config(args.source)
     options = cv_options(config)
     sources, errors = discover_cvs(args.source, config.language)
-    raise_if_any(errors)
+    publications, bib_errors = discover_bibtex(args.source, options.bibtex, config.path)
+    raise_if_any(errors + bib_errors)
+    sources = [dataclasses.replace(s, data=merge_publications(s.data, publications)) for s in sources]
     lang = args.lang or config.language
     source = next((s for s in sources if s.lang == lang), None)
     if source is None:

@@ -9,7 +9,8 @@ LABELS: dict[str, dict[str, str]] = {
         "languages": "Languages", "interests": "Interests", "references": "References", "projects": "Projects",
         "talks": "Talks", "teaching": "Teaching", "patents": "Patents", "open_source": "Open source",
         "service": "Service", "present": "present", "download_pdf": "PDF", "download_json": "JSON Resume",
-        "other_language": "中文版", "selected": "selected", "stars": "stars",
+        "other_language": "中文版", "selected": "selected", "stars": "stars", "abstract": "Abstract",
+        "undated": "Undated", "no_publications": "No publications yet.",
     },
     "zh": {
         "work": "工作经历", "volunteer": "志愿经历", "education": "教育背景", "awards": "荣誉奖项",
@@ -17,7 +18,8 @@ LABELS: dict[str, dict[str, str]] = {
         "interests": "兴趣", "references": "推荐人", "projects": "项目", "talks": "学术报告",
         "teaching": "教学", "patents": "专利", "open_source": "开源项目", "service": "学术服务",
         "present": "至今", "download_pdf": "PDF", "download_json": "JSON Resume",
-        "other_language": "English", "selected": "代表作", "stars": "星",
+        "other_language": "English", "selected": "代表作", "stars": "星", "abstract": "摘要",
+        "undated": "未注明日期", "no_publications": "暂无论文。",
     },
 }
 MONTHS = {

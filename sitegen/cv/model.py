@@ -101,7 +101,8 @@ def _range(item: dict[str, Any], lang: str, words: dict[str, str]) -> tuple[str,
     return f"{start_text} – {end_text}".strip(" –"), end_key
 
 
-def _norm_name(name: str) -> str:
+def normalize_name(name: str) -> str:
+    """How author names are compared: `A.  Lin` equals `a lin`."""
     return re.sub(r"[\s.]+", " ", name).strip().casefold()
 
 
@@ -130,7 +131,7 @@ def _entry(key: str, item: dict[str, Any], lang: str, words: dict[str, str], me:
         entry.title = _text(get("name"))
         entry.org = _text(get("venue") or get("publisher"))
         entry.subtitle = _text(get("type"))
-        entry.authors = [(_text(a), _norm_name(_text(a)) in me) for a in get("authors") or []]
+        entry.authors = [(_text(a), normalize_name(_text(a)) in me) for a in get("authors") or []]
         if get("award"):
             entry.badges.append(_text(get("award")))
         if get("selected"):
@@ -162,7 +163,7 @@ def _entry(key: str, item: dict[str, Any], lang: str, words: dict[str, str], me:
     elif key == "patents":
         entry.title, entry.subtitle = _text(get("title")), _text(get("number"))
         entry.org = _text(get("status"))
-        entry.authors = [(_text(a), _norm_name(_text(a)) in me) for a in get("inventors") or []]
+        entry.authors = [(_text(a), normalize_name(_text(a)) in me) for a in get("inventors") or []]
     elif key == "open_source":
         entry.title, entry.subtitle = _text(get("repository")), _text(get("role"))
         entry.summary = _text(get("description"))
@@ -206,7 +207,7 @@ def build_cv(data: dict[str, Any], lang: str, name_variants: list[str], variant:
     """Normalize raw CV data (already validated) into a CV for one language and variant."""
     words = labels(lang)
     basics = data.get("basics") or {}
-    me = {_norm_name(n) for n in [_text(basics.get("name")), *name_variants] if n}
+    me = {normalize_name(n) for n in [_text(basics.get("name")), *name_variants] if n}
     location = basics.get("location") or {}
     cv = CV(lang=lang, name=_text(basics.get("name")), label=_text(basics.get("label")),
             email=_text(basics.get("email")), phone=_text(basics.get("phone")),

@@ -2,11 +2,13 @@
 
     data/cv.yaml      -> /cv/ (content/cv.md supplies title and intro), /cv.pdf, /cv.json
     data/cv.zh.yaml   -> /zh/cv/, /zh/cv.pdf, /zh/cv.json (linked to each other with hreflang)
+    data/*.bib        -> the publications of every CV above (after those its file lists)
     cv.variants.short -> /cv/short/, /cv-short.pdf, /cv-short.json (and per language)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +21,7 @@ from sitegen.cv.i18n import labels
 from sitegen.cv.jsonresume import json_resume_bytes
 from sitegen.cv.model import CV, build_cv
 from sitegen.cv.pdf import render_pdf
+from sitegen.cv.publication import Publication, merge_publications
 from sitegen.cv.source import CVOptions, CVSource
 from sitegen.errors import ContentError, SitegenError, raise_if_any
 from sitegen.memo import BuildMemo, digest
@@ -53,11 +56,16 @@ def _paths(lang: str, default: bool, variant: str) -> tuple[str, str, str]:
     return page, f"{stem}.pdf".lstrip("/"), f"{stem}.json".lstrip("/")
 
 
-def plan_cv(state: SiteState, sources: list[CVSource], options: CVOptions) -> CVPlan:
-    """Add the CV pages to the tree (after assembly, before rendering) and decide every CV file."""
+def plan_cv(state: SiteState, sources: list[CVSource], options: CVOptions,
+            publications: list[Publication] | None = None) -> CVPlan:
+    """Add the CV pages to the tree (after assembly, before rendering) and decide every CV file.
+
+    Publications from BibTeX join every CV after the ones its file lists (`merge_publications`).
+    """
     plan = CVPlan()
     if not sources:
         return plan
+    sources = [dataclasses.replace(s, data=merge_publications(s.data, publications or [])) for s in sources]
     tree = state.tree
     default_lang = sources[0].lang
     names = list(options.name_variants) + [str((src.data.get("basics") or {}).get("name") or "") for src in sources]

@@ -1,4 +1,5 @@
-"""Find, read and validate the CV sources of a site: `data/cv.yaml` (or .json/.toml) and `data/cv.<lang>.yaml`."""
+"""Find, read and validate the CV sources of a site: `data/cv.yaml` (or .json/.toml), `data/cv.<lang>.yaml`
+and the BibTeX files of publications (`data/*.bib`, or the files `cv.bibtex` names)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
 
 from sitegen.config import SiteConfig
+from sitegen.content.sources import SourceFile, read_text
+from sitegen.cv.bibtex import parse_bibtex
+from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
 from sitegen.errors import ConfigError, ContentError, SitegenError
 from sitegen.yamlload import load_yaml
@@ -37,13 +41,15 @@ class CVOptions:
     paper: str
     font_paths: list[str]
     variants: dict[str, dict[str, Any]]
+    bibtex: list[str] | None = None
+    """Site-relative .bib files of publications; None: every `data/*.bib`, by name."""
 
 
 def cv_options(config: SiteConfig) -> CVOptions:
     """Validate the `cv:` config section."""
     raw = config.cv
     errors: list[SitegenError] = []
-    allowed = {"name_variants", "pdf", "variants", "enabled"}
+    allowed = {"name_variants", "pdf", "variants", "enabled", "bibtex"}
     for key in raw:
         if key not in allowed:
             errors.append(ConfigError(f"`cv.{key}`: unknown key", path=config.path,
@@ -60,13 +66,26 @@ def cv_options(config: SiteConfig) -> CVOptions:
         if not re.match(r"^[a-z0-9][a-z0-9_-]*$", str(name)) or not isinstance(options, dict):
             errors.append(ConfigError(f"`cv.variants.{name}`: a variant needs a simple name and a mapping",
                                       path=config.path, hint="e.g. short: {tags: [systems], max_publications: 10}"))
+    bibtex = raw.get("bibtex")
+    if bibtex is not None and (not isinstance(bibtex, list) or not all(
+            isinstance(p, str) and _inside_site(p) for p in bibtex)):
+        errors.append(ConfigError("`cv.bibtex`: expected a list of .bib files in the site folder", path=config.path,
+                                  hint="e.g. bibtex: [data/papers.bib] (leave it out to read every data/*.bib)"))
+        bibtex = None
     if errors:
         from sitegen.errors import raise_if_any
 
         raise_if_any(errors)
     return CVOptions(name_variants=[str(n) for n in raw.get("name_variants") or []], paper=paper,
                      font_paths=[str(p) for p in pdf.get("font_paths") or []],
-                     variants={str(k): v for k, v in variants.items() if isinstance(v, dict)})
+                     variants={str(k): v for k, v in variants.items() if isinstance(v, dict)},
+                     bibtex=[PurePosixPath(p).as_posix() for p in bibtex] if bibtex is not None else None)
+
+
+def _inside_site(path: str) -> bool:
+    """A relative path that stays in the site folder (`data/papers.bib`, not `../x.bib` or `/etc/x.bib`)."""
+    pure = PurePosixPath(path.replace("\\", "/"))
+    return bool(path) and not pure.is_absolute() and ".." not in pure.parts and not path.startswith("~")
 
 
 def parse_cv_text(text: str, path: str) -> Any:
@@ -140,3 +159,37 @@ def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], lis
             found.append(source)
     found.sort(key=lambda s: (s.lang != default_lang, s.lang))
     return found, errors
+
+
+def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = "sitegen.yaml"
+                    ) -> tuple[list[Publication], list[SitegenError]]:
+    """The publications of every .bib file (`paths`, else `data/*.bib` by name); all errors of all files."""
+    if paths is None:
+        data_dir = site_dir / "data"
+        paths = sorted(f"data/{f.name}" for f in data_dir.iterdir()
+                       if f.suffix.lower() == ".bib" and f.is_file()) if data_dir.is_dir() else []
+    publications: list[Publication] = []
+    errors: list[SitegenError] = []
+    first: dict[str, Publication] = {}
+    for label in paths:
+        folder, _, name = label.rpartition("/")
+        if not (site_dir / label).is_file():
+            errors.append(ConfigError(f"`cv.bibtex`: `{label}` does not exist", path=config_path,
+                                      hint="give paths relative to the site folder, e.g. data/papers.bib"))
+            continue
+        try:
+            text = read_text(SourceFile(name, site_dir / label), folder or ".")
+        except SitegenError as exc:
+            errors.append(exc)
+            continue
+        found, problems = parse_bibtex(text, label)
+        errors.extend(problems)
+        for publication in found:
+            earlier = first.setdefault(publication.key.casefold(), publication)
+            if earlier is not publication:
+                errors.append(ContentError(f"entry `{publication.key}`: the key is also used in {earlier.path}:"
+                                           f"{earlier.line}", path=label, line=publication.line,
+                                           hint="give each entry its own key"))
+                continue
+            publications.append(publication)
+    return publications, errors

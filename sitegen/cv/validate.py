@@ -194,7 +194,8 @@ def validate_cv(data: Any, path: str, lines: dict[str, int]) -> list[SitegenErro
                         "a free section is `{title: ..., entries: [...]}` or a list of entries with `title`")
     for i, ref in enumerate(data.get("sections") or []):
         name = ref.get("key") if isinstance(ref, dict) else ref
-        if not isinstance(name, str) or name not in data and name != "basics":
+        # `publications` may come from BibTeX files alone (sitegen.cv.publication), so naming it is never wrong.
+        if not isinstance(name, str) or name not in data and name not in ("basics", "publications"):
             check.error(f"sections[{i}]", f"`{name}` is not a section of this CV",
                         f"sections present: {', '.join(k for k in data if k not in ('sections', 'meta', '$schema'))}")
     check.errors.sort(key=lambda e: (e.line or 0, e.message))

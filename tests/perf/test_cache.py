@@ -24,6 +24,8 @@ SITE = {
     "data/cv.yaml": "basics: {name: Ada}\nwork: [{name: Lab, position: Scientist, startDate: 2020}]\n",
     "content/cv.md": "---\nlayout: cv\n---\n",
     "layouts/partials/extra.html": "<!-- extra -->",
+    "data/a.bib": "@article{ada2024, title = {First Paper}, author = {Ada}, journal = {J}, year = 2024}\n",
+    "data/b.bib": "@misc{ada2023, title = {Second Paper}, author = {Lin, Ada}, year = 2023, month = mar}\n",
 }
 
 EDITS: dict[str, Callable[[Path], None]] = {
@@ -38,6 +40,10 @@ EDITS: dict[str, Callable[[Path], None]] = {
     "config key": lambda s: (s / "sitegen.yaml").write_text("title: Renamed site\nbase_url: https://x.org/\n"),
     "deleted page": lambda s: (s / "content/posts/p1.md").unlink(),
     "static file": lambda s: (s / "static").mkdir() or (s / "static/a.txt").write_text("a"),
+    "bibtex entry": lambda s: (s / "data/a.bib").write_text(
+        "@article{ada2024, title = {First Paper, Revised}, author = {Ada and Bo}, journal = {J}, year = 2024,\n"
+        "  month = may, selected = {true}}\n"),
+    "deleted bibtex file": lambda s: (s / "data/b.bib").unlink(),
 }
 
 

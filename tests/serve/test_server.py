@@ -135,6 +135,18 @@ def test_edit_rebuilds_and_equals_a_clean_build(serve: Serve) -> None:
     assert run.session.state.snapshot.files == clean
 
 
+def test_bibtex_edit_rebuilds_publications_and_equals_a_clean_build(serve: Serve) -> None:
+    bib = "@article{ada2024, title = {Old Title}, author = {Ada}, journal = {J}, year = 2024}\n"
+    run = serve({"data/papers.bib": bib})
+    assert b"Old Title" in get(run.url, "/publications/")[2]
+    before = run.session.builds
+    (run.site / "data/papers.bib").write_text(bib.replace("Old Title", "New Title"))
+    run.wait_for_build(before)
+    served = get(run.url, "/publications/")[2].decode()
+    assert "New Title" in served and "Old Title" not in served
+    assert run.session.state.snapshot.files == build_site(BuildOptions(source=run.site)).files
+
+
 def test_broken_file_keeps_the_last_good_site_and_recovers(serve: Serve) -> None:
     run = serve()
     page = run.site / "content/posts/first.md"

@@ -1,0 +1,172 @@
+"""Publications inside a site: `site.publications` for every template, and the `/publications/` page.
+
+    data/*.bib + the main CV's own publications -> site.publications (newest first; `.by_year`, `.selected`)
+    content/publications.md (`layout: publications`) -> title and introduction of /publications/
+
+Every page with `layout: publications` gets `publications` in its context, labelled in the page's language.
+Without such a page, one is generated at /publications/ (as /cv/ is for a CV), unless that URL is taken.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from sitegen.content.page import Page
+from sitegen.content.urls import output_path_for, slugify
+from sitegen.cv.html import authors_html, inline_markdown
+from sitegen.cv.i18n import format_month, labels
+from sitegen.cv.model import normalize_name
+from sitegen.cv.publication import Publication, newest_first, work_keys
+from sitegen.cv.source import CVSource
+from sitegen.views import SiteState
+
+PAGE = "_publications"
+LAYOUT = "publications"
+URL = "/publications/"
+
+
+@dataclass(frozen=True)
+class PublicationView:
+    """One publication as templates see it: author list as safe HTML, links ready to use."""
+
+    id: str
+    """Anchor id on the publications page: the BibTeX key (`#lin2024remat`)."""
+    key: str
+    title: str
+    authors: Markup
+    """`Ada Lin, Bo Chen` with the site owner's name in `<strong class="author-self">`."""
+    author_names: list[str]
+    venue: str
+    type: str
+    date: str
+    """`2024-05` (ISO, as written)."""
+    year: str
+    when: str
+    """`May 2024` / `2024年5月`."""
+    badges: list[str]
+    """The award, then the word for "selected"."""
+    links: list[tuple[str, str]]
+    """(label, URL): DOI, arXiv, PDF, Code, Slides."""
+    url: str
+    selected: bool
+    award: str
+    summary: Markup
+    tags: list[str]
+    bibtex: str
+    """The entry as others should cite it; empty for a publication written in a CV file."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """Words in the listing's language (`abstract`, `selected`)."""
+
+
+@dataclass(frozen=True)
+class PublicationList:
+    """`site.publications` (and `publications` on a publications page): iterable, newest first."""
+
+    entries: list[PublicationView]
+    labels: dict[str, str] = field(default_factory=dict)
+    """The CV's words in the page's language (`selected`, `publications`, ...)."""
+
+    def __iter__(self) -> Iterator[PublicationView]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+    @property
+    def by_year(self) -> list[dict[str, Any]]:
+        """`[{year, entries}]`, newest year first; undated entries last under `year = ""`."""
+        groups: dict[str, list[PublicationView]] = {}
+        for entry in self.entries:
+            groups.setdefault(entry.year, []).append(entry)
+        years = sorted((y for y in groups if y), reverse=True) + ([""] if "" in groups else [])
+        return [{"year": year, "entries": groups[year]} for year in years]
+
+    @property
+    def selected(self) -> list[PublicationView]:
+        """The entries marked `selected`, newest first (for "selected publications" on a home page)."""
+        return [e for e in self.entries if e.selected]
+
+
+def site_publications(publications: list[Publication], cvs: list[CVSource]) -> list[Publication]:
+    """The BibTeX publications, plus those only the main CV file lists (same DOI or title: BibTeX's wins)."""
+    taken: set[str] = set().union(*(work_keys(p.cv_item()) for p in publications))
+    extra: list[Publication] = []
+    for item in (cvs[0].data.get("publications") or []) if cvs else []:
+        if isinstance(item, dict) and not work_keys(item) & taken:
+            taken |= work_keys(item)
+            extra.append(Publication.from_cv_item(item, cvs[0].path))
+    return newest_first([*publications, *extra])
+
+
+def plan_publications(state: SiteState, bibtex: list[Publication], cvs: list[CVSource], name_variants: list[str]
+                      ) -> dict[str, dict[str, Any]]:
+    """Set `site.publications`, add /publications/ when no page has the layout; context for each such page.
+
+    The site owner, whose name is bold, is the CV's `basics.name` (any language), `cv.name_variants` and the
+    site's `author.name`.
+    """
+    tree = state.tree
+    publications = site_publications(bibtex, cvs)
+    owners = [*name_variants, state.config.author.name, *(str((c.data.get("basics") or {}).get("name") or "")
+                                                          for c in cvs)]
+    me = {normalize_name(n) for n in owners if n}
+    anchors = _anchors(publications)
+
+    def listing(lang: str) -> PublicationList:
+        words = labels(lang)
+        return PublicationList([_view(p, a, me, words, lang, state.urls.url) for p, a in zip(publications, anchors,
+                                                                                                strict=True)], words)
+
+    state.publications = listing(state.config.language)
+    pages = [source for source, page in sorted(tree.pages.items()) if page.layout == LAYOUT]
+    taken = {output_path_for(u).casefold() for u in tree.urls.values()}
+    if not pages and publications and output_path_for(URL).casefold() not in taken:
+        tree.pages[PAGE] = Page(source=PAGE, kind="page", title=labels(state.config.language)["publications"],
+                                body="", layout=LAYOUT, generated=True)
+        tree.urls[PAGE] = URL
+        pages = [PAGE]
+    return {source: {"publications": listing(tree.pages[source].lang or state.config.language)}
+            for source in pages}
+
+
+def _anchors(publications: list[Publication]) -> list[str]:
+    """An id per entry: its BibTeX key made safe for a URL fragment (else `pub-<title>`), unique."""
+    seen: set[str] = set()
+    out = []
+    for p in publications:
+        base = re.sub(r"[^A-Za-z0-9_.:-]+", "-", p.key).strip("-") if p.key else ""
+        base = base if base and base[0].isalpha() else f"pub-{base or slugify(p.title) or 'entry'}"
+        anchor, n = base, 1
+        while anchor.casefold() in seen:
+            n += 1
+            anchor = f"{base}-{n}"
+        seen.add(anchor.casefold())
+        out.append(anchor)
+    return out
+
+
+def _view(p: Publication, anchor: str, me: set[str], words: dict[str, str], lang: str,
+          url: Callable[[str], str]) -> PublicationView:
+    def link(value: str) -> str:
+        return url(value) if value.startswith("/") else value
+
+    links = [(label, link(value)) for label, value in (
+        ("DOI", f"https://doi.org/{p.doi}" if p.doi else ""),
+        ("arXiv", f"https://arxiv.org/abs/{p.arxiv}" if p.arxiv else ""),
+        ("PDF", p.pdf), ("Code", p.code), ("Slides", p.slides)) if value]
+    parts = [int(x) for x in p.date.split("-")[:2] if x.isdigit()]
+    when = format_month(parts[0], parts[1] if len(parts) > 1 else None, lang) if parts else ""
+    badges = [b for b in (p.award, words["selected"] if p.selected else "") if b]
+    return PublicationView(
+        id=anchor, key=p.key, title=p.title, authors=authors_html([(a, normalize_name(a) in me) for a in p.authors]),
+        author_names=list(p.authors), venue=p.venue, type=p.type, date=p.date, year=p.year, when=when,
+        badges=badges, links=links, url=link(p.url), selected=p.selected, award=p.award,
+        summary=inline_markdown(p.summary), tags=list(p.tags), bibtex=p.bibtex, labels=words)

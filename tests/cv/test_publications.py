@@ -1,0 +1,187 @@
+"""Publications from BibTeX, once, for the site and the CV: /publications/, /cv/, /cv.pdf, /cv.json, errors."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from sitegen.cli import main
+from sitegen.errors import SitegenError
+from tests.conftest import build, html
+from tests.cv.test_cv import OFFICIAL_SCHEMA, MakeSite, pdf_text
+
+CV = """\
+basics: {name: Ada Lin, email: ada@example.org}
+work: [{name: Lab, position: Scientist, startDate: 2022}]
+publications:
+  - {name: Written In The CV File, authors: [Ada Lin], venue: Workshop, releaseDate: 2019}
+"""
+BIB = r"""
+@string{mlsys = {MLSys}}
+
+@inproceedings{lin2024remat,
+  title     = {{Remat}: Optimal Recomputation on {GPUs}},
+  author    = {Lin, Ada and M{\"u}ller, J{\"o}rg and others},
+  booktitle = mlsys # { 2024},
+  year      = 2024,
+  month     = may,
+  doi       = {10.1234/mlsys.2024.0042},
+  code      = {https://github.com/ada/remat},
+  award     = {Best Paper},
+  selected  = {true},
+  keywords  = {systems},
+}
+
+@misc{lin2024quant,
+  title         = {Quantised Optimiser States},
+  author        = {Ada Lin and Garc{\'\i}a, Jos{\'e}},
+  year          = {2024},
+  month         = {November},
+  eprint        = {2411.05678},
+  archivePrefix = {arXiv},
+  keywords      = {ml},
+}
+
+@article{chen2023fusion,
+  title   = {Fusion in Tensor Compilers},
+  author  = {Chen, Bo and Lin, A.},
+  journal = {Journal of Systems},
+  year    = {2023},
+  pdf     = {/papers/fusion.pdf},
+}
+"""
+PAGE = "---\ntitle: Papers\nlayout: publications\n---\nEverything I wrote, with **BibTeX**.\n"
+CONFIG = "title: Test\nbase_url: https://example.org/\ncv: {name_variants: [A. Lin]}\n"
+
+
+def bib_site(make_site: MakeSite, **files: str) -> Path:
+    base = {"sitegen.yaml": CONFIG, "data/cv.yaml": CV, "data/papers.bib": BIB, "content/publications.md": PAGE,
+            "content/cv.md": "---\ntitle: CV\nlayout: cv\n---\n"}
+    return make_site({**base, **files}, layouts=False)
+
+
+def test_publications_page_groups_by_year_with_anchors_bold_owner_and_bibtex(make_site: MakeSite) -> None:
+    page = html(build(bib_site(make_site)), "publications/index.html")
+    assert "<h1>Papers</h1>" in page and "Everything I wrote, with <strong>BibTeX</strong>." in page
+    years = re.findall(r'<h2 id="year-(\d{4})">', page)
+    assert years == ["2024", "2023", "2019"]
+    ids = re.findall(r'<div class="cv-entry pub" id="([^"]+)">', page)
+    assert ids == ["lin2024quant", "lin2024remat", "chen2023fusion", "pub-written-in-the-cv-file"]
+    assert ('<strong class="author-self">Ada Lin</strong>, Jörg Müller, et al.' in page
+            and "Bo Chen, <strong class=\"author-self\">A. Lin</strong>" in page and "José García" in page)
+    assert "Remat: Optimal Recomputation on GPUs" in page and "MLSys 2024" in page
+    assert '<span class="badge">Best Paper</span> <span class="badge">selected</span>' in page
+    for link in ('href="https://doi.org/10.1234/mlsys.2024.0042">DOI', 'href="https://arxiv.org/abs/2411.05678">arXiv',
+                 'href="/papers/fusion.pdf">PDF', 'href="https://github.com/ada/remat">Code'):
+        assert link in page, link
+    block = re.search(r'<div class="cv-entry pub" id="lin2024remat">.*?</div>', page, re.S)
+    assert block is not None
+    assert "<details class=\"pub-bibtex\"><summary>BibTeX</summary><pre><code>@inproceedings{lin2024remat," in block[0]
+    assert "booktitle = {MLSys 2024}," in block[0] and "selected" not in block[0].split("<pre>")[1]
+    assert "<script" not in page.split("<main")[1]
+
+
+def test_cv_page_pdf_and_json_resume_list_the_bibtex_entries(make_site: MakeSite) -> None:
+    result = build(bib_site(make_site))
+    cv = html(result, "cv/index.html")
+    titles = ["Written In The CV File", "Quantised Optimiser States", "Remat: Optimal Recomputation on GPUs",
+              "Fusion in Tensor Compilers"]
+    assert [cv.index(t) for t in titles] == sorted(cv.index(t) for t in titles)  # own first, then newest first
+    assert '<strong class="author-self">A. Lin</strong>' in cv and "Jörg Müller, et al." in cv
+    text = "\n".join(pdf_text(result.files["cv.pdf"]))
+    for needle in ("Quantised Optimiser States", "Jörg Müller", "MLSys 2024", "Journal of Systems"):
+        assert needle in text, needle
+    data = json.loads(result.files["cv.json"])
+    jsonschema.Draft4Validator(OFFICIAL_SCHEMA).validate(data)
+    assert [p["name"] for p in data["publications"]] == titles
+    assert data["publications"][2] == {
+        "name": "Remat: Optimal Recomputation on GPUs", "authors": ["Ada Lin", "Jörg Müller", "et al."],
+        "venue": "MLSys 2024", "type": "conference", "releaseDate": "2024-05", "doi": "10.1234/mlsys.2024.0042",
+        "code": "https://github.com/ada/remat", "award": "Best Paper", "selected": True, "tags": ["systems"]}
+
+
+def test_an_entry_the_cv_file_lists_itself_is_not_repeated(make_site: MakeSite) -> None:
+    zh = ("basics: {name: 林雅}\npublications:\n"
+          "  - {name: 'Remat: optimal recomputation on GPUs', venue: MLSys 2024, award: 最佳论文奖}\n"
+          "  - {name: 量化优化器状态, doi: 10.9/other}\n")
+    result = build(bib_site(make_site, **{"data/cv.zh.yaml": zh}))
+    names = [p["name"] for p in json.loads(result.files["zh/cv.json"])["publications"]]
+    assert names == ["Remat: optimal recomputation on GPUs", "量化优化器状态", "Quantised Optimiser States",
+                     "Fusion in Tensor Compilers"]
+    assert "最佳论文奖" in html(result, "zh/cv/index.html") and "代表作" not in html(result, "zh/cv/index.html")
+
+
+def test_variant_tags_and_sections_apply_to_bibtex_entries(make_site: MakeSite) -> None:
+    config = "title: T\nbase_url: https://example.org/\ncv: {variants: {short: {tags: [systems]}}}\n"
+    cv = "basics: {name: Ada Lin}\nsections: [work, publications]\nwork: [{name: Lab, position: Scientist}]\n"
+    result = build(bib_site(make_site, **{"sitegen.yaml": config, "data/cv.yaml": cv}))
+    short = html(result, "cv/short/index.html")
+    assert "Remat: Optimal" in short and "Quantised" not in short and "Fusion in Tensor" in short
+    assert "Quantised" in html(result, "cv/index.html")
+
+
+def test_three_broken_entries_in_two_files_are_reported_at_once_and_the_output_kept(make_site: MakeSite) -> None:
+    site = bib_site(make_site)
+    assert main(["build", "--source", str(site), "-q", "--no-cache"]) == 0
+    before = (site / "public/publications/index.html").read_bytes()
+    (site / "data/more.bib").write_text("% more\n@article{nameless, journal = {J}, year = 2020}\n")
+    (site / "data/papers.bib").write_text(BIB.replace("month     = may", "month     = {13}").replace(
+        "@article{chen2023fusion,", "@article{chen2023fusion,\n  title = {Unclosed,"))
+    with pytest.raises(SitegenError) as info:
+        build(site)
+    text = info.value.format()
+    assert "data/more.bib:2:1: entry `nameless`: no `title`" in text
+    assert "data/papers.bib:9:3: entry `lin2024remat`: `month = {13}` is not a month" in text
+    assert re.search(r"data/papers.bib:27:1: entry `chen2023fusion`: malformed BibTeX", text)
+    assert "3 error(s)" in text and text.count("hint:") == 3
+    assert main(["build", "--source", str(site), "-q", "--no-cache"]) == 1
+    assert (site / "public/publications/index.html").read_bytes() == before
+
+
+def test_bibtex_alone_makes_a_publications_page_and_site_publications(make_site: MakeSite) -> None:
+    home = ("{% extends 'base.html' %}{% block main %}<ul>{% for p in site.publications.selected %}"
+            "<li><a href=\"/publications/#{{ p.id }}\">{{ p.title }}</a> {{ p.authors }}</li>{% endfor %}</ul>"
+            "{{ site.publications | length }} papers{% endblock %}")
+    site = make_site({"sitegen.yaml": "title: T\nbase_url: https://example.org/repo/\nauthor: {name: Ada Lin}\n",
+                      "data/papers.bib": BIB, "layouts/home.html": home}, layouts=False)
+    result = build(site)
+    assert "cv.pdf" not in result.files
+    page = html(result, "publications/index.html")
+    assert "<h1>Publications</h1>" in page and 'href="/repo/papers/fusion.pdf"' in page
+    assert '<strong class="author-self">Ada Lin</strong>' in page
+    index = html(result, "index.html")
+    assert '<a href="/publications/#lin2024remat">Remat: Optimal Recomputation on GPUs</a>' in index
+    assert "Quantised" not in index and "3 papers" in index
+
+
+def test_a_page_at_publications_is_left_alone(make_site: MakeSite) -> None:
+    site = make_site({"data/papers.bib": BIB, "content/publications/_index.md": "---\ntitle: My list\n---\n",
+                      "content/publications/one.md": "---\ntitle: One\n---\n"}, layouts=True)
+    page = html(build(site), "publications/index.html")
+    assert "One" in page and "lin2024remat" not in page
+
+
+def test_cv_bibtex_names_the_files_to_read(make_site: MakeSite) -> None:
+    config = "title: T\nbase_url: https://example.org/\ncv:\n  bibtex: [data/mine.bib]\n"
+    others = "@article{cited1999, title = {Someone Else's Paper}, journal = {J}, year = 1999}\n"
+    site = bib_site(make_site, **{"sitegen.yaml": config, "data/mine.bib": BIB, "data/papers.bib": others})
+    result = build(site)
+    assert "Remat" in html(result, "publications/index.html")
+    assert "Someone Else" not in html(result, "publications/index.html") + html(result, "cv/index.html")
+    (site / "sitegen.yaml").write_text(config.replace("data/mine.bib", "data/missing.bib"))
+    with pytest.raises(SitegenError, match=r"`cv.bibtex`: `data/missing.bib` does not exist"):
+        build(site)
+    (site / "sitegen.yaml").write_text(config.replace("[data/mine.bib]", "[../outside.bib]"))
+    with pytest.raises(SitegenError, match="in the site folder"):
+        build(site)
+
+
+def test_sitegen_cv_command_includes_bibtex_entries(make_site: MakeSite, tmp_path: Path) -> None:
+    out = tmp_path / "cv.md"
+    assert main(["cv", "--source", str(bib_site(make_site)), "--format", "md", "--output", str(out)]) == 0
+    text = out.read_text()
+    assert "**Quantised Optimiser States**" in text and "**A. Lin**" in text and "[Best Paper]" in text
