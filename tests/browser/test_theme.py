@@ -29,7 +29,7 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 PAGES = ["/", "/about/", "/posts/", "/posts/profiling-dataloaders/", "/posts/论文笔记/", "/posts/jekyll-style/",
          "/posts/csapp-memory-hierarchy/", "/cv/", "/tags/", "/categories/paper-summary/", "/talks/",
-         "/talks/memory-efficient-training/", "/search/", "/no/such/page/"]
+         "/talks/memory-efficient-training/", "/search/", "/publications/", "/no/such/page/"]
 BADGES = "https://img.shields.io/"
 
 
