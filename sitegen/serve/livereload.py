@@ -184,7 +184,9 @@ def inject(html: bytes, hub: ReloadHub) -> bytes:
     """Add the reload script once, just before `</body>` (or at the end)."""
     tag = (f'<script src="{SCRIPT_PATH}" data-server="{hub.server_id}" data-epoch="{hub.epoch}"></script>'
            ).encode()
-    if SCRIPT_PATH.encode() in html:
+    # Only the tag itself counts as already injected: a page that merely mentions the path (a post about the
+    # dev server) has it escaped or in text, and still needs the script.
+    if f'<script src="{SCRIPT_PATH}"'.encode() in html:
         return html
     index = html.lower().rfind(b"</body>")
     return html[:index] + tag + html[index:] if index >= 0 else html + tag

@@ -64,6 +64,29 @@ def test_port_in_use_is_a_clear_error(make_site: MakeSite) -> None:
     assert f"port {port} is in use" in proc.stderr and "--port" in proc.stderr
 
 
+def test_busy_default_port_moves_to_the_next_free_one_and_says_so(make_site: MakeSite) -> None:
+    site = make_site(SITE)
+    with socket.socket() as busy:
+        try:
+            busy.bind(("127.0.0.1", 8000))
+            busy.listen()
+        except OSError:
+            pass  # already taken by something else: just as busy
+        proc = subprocess.Popen([sys.executable, "-m", "sitegen", "serve", "--source", str(site)],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert proc.stdout is not None
+        lines = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (lines and lines[-1].startswith("Serving ")):
+            lines.append(proc.stdout.readline())
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=5)
+    moved = [line for line in lines if line.startswith("Port 8000 is in use; using ")]
+    assert moved, lines
+    port = moved[0].split("using ", 1)[1].split(" ", 1)[0]
+    assert int(port) > 8000 and f"127.0.0.1:{port}/" in lines[-1]
+
+
 def test_non_loopback_host_warns(make_site: MakeSite) -> None:
     site = make_site(SITE)
     proc = subprocess.Popen([sys.executable, "-m", "sitegen", "serve", "--source", str(site), "--host", "0.0.0.0",

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from sitegen.build import BuildOptions, build_site
+from sitegen.cli import main
 from sitegen.serve.livereload import SCRIPT_PATH
 from tests.serve.conftest import Running
 
@@ -44,6 +45,43 @@ def test_pages_assets_and_content_types(serve: Serve) -> None:
     assert status == 200 and headers["content-type"] == "text/css; charset=utf-8" and SCRIPT_PATH.encode() not in body
     assert get(run.url, "/posts/%E8%AE%BA%E6%96%87%E7%AC%94%E8%AE%B0/")[0] == 200
     assert get(run.url, "/posts/first")[0] == 301
+
+
+def test_reload_script_is_injected_into_a_page_that_mentions_its_path(serve: Serve) -> None:
+    run = serve({"content/posts/first.md": "---\ntitle: First\n---\nThe dev server adds `/__sitegen/reload.js`.\n"})
+    status, headers, body = get(run.url, "/posts/first/")
+    assert status == 200 and body.count(f'<script src="{SCRIPT_PATH}"'.encode()) == 1
+    assert int(headers["content-length"]) == len(body)
+
+
+def test_build_output_never_contains_the_reload_script(make_site: Callable[..., Path]) -> None:
+    site = make_site({"content/posts/first.md": "---\ntitle: First\n---\nText.\n"}, layouts=False)
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    written = [p for p in (site / "public").rglob("*") if p.is_file()]
+    assert written and not [p for p in written if b"__sitegen" in p.read_bytes()]
+
+
+def test_editing_one_post_re_renders_only_the_pages_that_show_it(serve: Serve,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    run = serve({"content/posts/second.md": "---\ntitle: Second\ndate: 2024-01-03\n---\nOther.\n",
+                 "content/about.md": "---\ntitle: About\n---\nAbout.\n"})
+    memo = run.session.memo
+    rendered: list[str] = []
+    store = memo.store_output
+
+    def spy(source: str, key: str, deps: tuple[tuple[str, str], ...], files: dict[str, bytes]) -> None:
+        rendered.append(source)
+        store(source, key, deps, files)
+
+    monkeypatch.setattr(memo, "store_output", spy)
+    (run.site / "content/posts/first.md").write_text("---\ntitle: First\ndate: 2024-01-01\n---\nEdited.\n")
+    run.session.build_once()
+    assert "posts/first.md" in rendered
+    assert not {"posts/second.md", "about.md", "posts/论文笔记.md"} & set(rendered), rendered
+    rendered.clear()
+    (run.site / "layouts/base.html").write_text((run.site / "layouts/base.html").read_text() + "<!-- t -->")
+    run.session.build_once()
+    assert {"posts/first.md", "posts/second.md", "about.md"} <= set(rendered), "a template edit re-renders all"
 
 
 def test_missing_paths_get_the_404_page_with_status_404(serve: Serve) -> None:
