@@ -22,17 +22,15 @@ from bibtexparser import model
 from bibtexparser.middlewares.names import InvalidNameError, parse_single_name_into_parts, split_multiple_persons_names
 from pylatexenc.latex2text import LatexNodes2Text
 
-from sitegen.cv.publication import SITE_FIELDS, Publication, map_entry
+from sitegen.cv.publication import SITE_FIELDS, TYPES, Publication, map_entry
 from sitegen.errors import ContentError, SitegenError
 
 MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
                "october", "november", "december"]
 MONTH_MACROS = {name[:3]: name.title() for name in MONTH_NAMES}
 """BibTeX's predefined macros: `month = jan` is `January`."""
-ENTRY_TYPES = frozenset({
-    "article", "inproceedings", "conference", "misc", "unpublished", "online", "electronic", "preprint",
-    "phdthesis", "mastersthesis", "thesis", "book", "booklet", "proceedings", "inbook", "incollection",
-    "techreport", "report", "manual", "patent"})
+ENTRY_TYPES = frozenset(TYPES) | {"misc", "online", "electronic"}
+"""Entry types sitegen knows; any other is reported (usually a typo: `@inprocedings`)."""
 VERBATIM_FIELDS = frozenset({"doi", "url", "eprint", "arxiv", "pdf", "code", "slides"})
 """Identifiers and URLs: braces dropped, never LaTeX-decoded (a `%` or `_` in a URL stays)."""
 _FIX_SYNTAX = "check that each field is `name = {value},` and that every `{` has its `}`"
@@ -43,7 +41,11 @@ Problem = tuple[str, tuple[int, int], str]
 
 
 class _ValueError(Exception):
-    """A field value BibTeX cannot read; the message says why."""
+    """A field value BibTeX cannot read; the message says why, the hint how to fix it."""
+
+    def __init__(self, message: str, hint: str = _FIX_SYNTAX) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 @dataclass(frozen=True)
@@ -77,22 +79,21 @@ def parse_bibtex(text: str, path: str) -> tuple[list[Publication], list[SitegenE
             try:
                 macros[block.key.strip().lower()] = _resolve(block.value, macros)
             except _ValueError as exc:
-                problems.append((f"@string `{block.key}`: {exc}", where, _FIX_SYNTAX))
+                problems.append((f"@string `{block.key}`: {exc}", where, exc.hint))
         elif isinstance(block, model.ParsingFailedBlock):
             problems.append(_failed_block(block, lines, text))
         elif isinstance(block, model.Entry):
-            raw, entry_problems = _raw_entry(block, lines, macros, where)
-            problems += entry_problems
-            if raw is None:
-                continue
-            if raw.key.casefold() in seen:
+            raw, read_problems = _raw_entry(block, lines, macros, where)
+            if raw.key and raw.key.casefold() in seen:
                 problems.append((f"entry `{raw.key}`: the key is used twice (first on line "
                                  f"{seen[raw.key.casefold()]})", where, "give each entry its own key"))
                 continue
             seen[raw.key.casefold()] = where[0]
-            publication, entry_problems = _publication(raw, path)
-            problems += entry_problems
-            if publication is not None:
+            publication, map_problems = _publication(raw, path)
+            # One problem per field: a value that could not be read is not also "not a month".
+            unread = {at for _, at, _ in read_problems} - {where}
+            problems += read_problems + [p for p in map_problems if p[1] not in unread]
+            if publication is not None and not read_problems:
                 publications.append(publication)
     errors: list[SitegenError] = [ContentError(message, path=path, line=line, col=col, hint=hint)
                                   for message, (line, col), hint in problems]
@@ -121,6 +122,7 @@ def _block_position(lines: list[str], block: model.Block) -> tuple[int, int]:
 
 
 def _field_position(lines: list[str], field: model.Field, fallback: tuple[int, int]) -> tuple[int, int]:
+    """1-based (line, column) of a field's name."""
     index = field.start_line
     if index is None or index >= len(lines):
         return fallback
@@ -147,7 +149,7 @@ def _failed_block(block: model.ParsingFailedBlock, lines: list[str], text: str) 
 
 
 def _raw_entry(block: model.Entry, lines: list[str], macros: dict[str, str], where: tuple[int, int]
-               ) -> tuple[RawEntry | None, list[Problem]]:
+               ) -> tuple[RawEntry, list[Problem]]:
     """Resolve an entry's values; problems as (message, position, hint)."""
     key = block.key.strip()
     kind = block.entry_type.strip().lower()
@@ -172,12 +174,14 @@ def _raw_entry(block: model.Entry, lines: list[str], macros: dict[str, str], whe
         try:
             fields[field_key] = _resolve(str(field.value), macros)
         except _ValueError as exc:
-            problems.append((f"{name}: field `{field_key}`: {exc}", at, _FIX_SYNTAX))
+            problems.append((f"{name}: field `{field_key}`: {exc}", at, exc.hint))
+            fields[field_key] = str(field.value)  # so that later checks do not also call it missing
         positions[field_key] = at
         spelled[field_key] = field.key.strip()
-    if problems:
-        return None, problems
-    return RawEntry(kind, key, fields, positions, spelled), []
+    return RawEntry(kind, key, fields, positions, spelled), problems
+
+
+_TOKEN = re.compile(r"[^\s#{}\"]+")
 
 
 def _resolve(raw: str, macros: dict[str, str]) -> str:
@@ -202,14 +206,16 @@ def _resolve(raw: str, macros: dict[str, str]) -> str:
             out.append(value[i + 1:end])
             i = end + 1
         else:
-            match = re.compile(r"[^\s#{}\"]+").match(value, i)
+            match = _TOKEN.match(value, i)
             token = match.group(0) if match else value[i]
+            i += len(token)
             if not token.isdigit():
                 if token.lower() not in macros:
-                    raise _ValueError(f"`{token}` is not a defined @string macro")
+                    raise _ValueError(f"`{token}` is not a defined @string macro",
+                                      f"define it above the entry (`@string{{{token} = {{...}}}}`) or write "
+                                      f"the value in braces: `{{{token}}}`")
                 token = macros[token.lower()]
             out.append(token)
-            i += len(match.group(0)) if match else 1
         expect_part = False
     if expect_part and out:
         raise _ValueError("the value ends with `#`")
@@ -240,11 +246,19 @@ def _decoder() -> LatexNodes2Text:
     return LatexNodes2Text(math_mode="text", keep_comments=False)
 
 
+_NEEDS_LATEX = re.compile(r"[\\$~]|--|''|``")
+
+
+@functools.lru_cache(maxsize=8192)
 def latex_to_text(value: str) -> str:
-    """`M{\\"u}ller`, `\\'e`, `{GPU}` -> `Müller`, `é`, `GPU`; whitespace collapsed."""
-    if "\\" not in value and "{" not in value and "$" not in value and "~" not in value and "--" not in value:
-        return " ".join(value.split())
-    return " ".join(_decoder().latex_to_text(value).replace("\u00a0", " ").split())
+    """`M{\\"u}ller`, `\\'e`, `{GPU}` -> `Müller`, `é`, `GPU`; whitespace collapsed.
+
+    A bare `%` or `&` is text (BibTeX has no comments inside values); values without LaTeX skip pylatexenc.
+    """
+    if not _NEEDS_LATEX.search(value):
+        return " ".join(value.replace("{", "").replace("}", "").split())
+    escaped = re.sub(r"(?<!\\)([%&#_])", r"\\\1", value)
+    return " ".join(_decoder().latex_to_text(escaped).replace("\u00a0", " ").split())
 
 
 def verbatim(value: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -20,6 +21,7 @@ from sitegen.cv.validate import key_lines, validate_cv
 from sitegen.errors import ConfigError, ContentError, SitegenError
 from sitegen.yamlload import load_yaml
 
+BibResult = tuple[list[Publication], list[SitegenError]]
 _NAME = re.compile(r"^cv(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.(yaml|yml|json|toml)$")
 
 
@@ -161,9 +163,12 @@ def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], lis
     return found, errors
 
 
-def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = "sitegen.yaml"
-                    ) -> tuple[list[Publication], list[SitegenError]]:
-    """The publications of every .bib file (`paths`, else `data/*.bib` by name); all errors of all files."""
+def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = "sitegen.yaml",
+                    parse: Callable[[str, str], BibResult] = parse_bibtex) -> BibResult:
+    """The publications of every .bib file (`paths`, else `data/*.bib` by name); all errors of all files.
+
+    `parse(text, path)` is `parse_bibtex`, or a memoized version of it (the build's).
+    """
     if paths is None:
         data_dir = site_dir / "data"
         paths = sorted(f"data/{f.name}" for f in data_dir.iterdir()
@@ -182,7 +187,7 @@ def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = 
         except SitegenError as exc:
             errors.append(exc)
             continue
-        found, problems = parse_bibtex(text, label)
+        found, problems = parse(text, label)
         errors.extend(problems)
         for publication in found:
             earlier = first.setdefault(publication.key.casefold(), publication)

@@ -29,6 +29,8 @@ def problems(text: str) -> list[str]:
     (r"\textit{Fast} and   \emph{small}", "Fast and small"),
     (r"50\% faster -- on~GPUs", "50% faster – on GPUs"),
     ("Plain title", "Plain title"),
+    ("Science & Technology: 50% Less", "Science & Technology: 50% Less"),  # no comments inside BibTeX values
+    (r"$\alpha$-Nets and x\_y", "α-Nets and x_y"),
 ])
 def test_latex_is_decoded_to_text(latex: str, text: str) -> None:
     assert latex_to_text(latex) == text
@@ -177,6 +179,14 @@ def test_a_syntax_error_names_the_entry_and_reading_goes_on() -> None:
     assert [p.key for p in publications] == ["after"]
     assert len(errors) == 1 and errors[0].location == "data/p.bib:1:1"
     assert "entry `broken`: malformed BibTeX" in errors[0].message and "`{`" in (errors[0].hint or "")
+
+
+def test_an_unreadable_field_does_not_hide_the_entry_s_other_problems() -> None:
+    found = problems("@inproceedings{k, title = {T}, booktitle = nips, year = 2020, month = smarch}")
+    assert [f.split("\n")[0] for f in found] == [
+        "data/p.bib:1:32: entry `k`: field `booktitle`: `nips` is not a defined @string macro",
+        "data/p.bib:1:63: entry `k`: field `month`: `smarch` is not a defined @string macro"]
+    assert "`@string{nips = {...}}`" in found[0] and "`{nips}`" in found[0]
 
 
 def test_impossible_day_is_an_error() -> None:
