@@ -1,17 +1,21 @@
-"""Render Markdown on every core for large builds. The result never depends on the number of workers:
-each page is rendered by the same pure function, in whatever process, and results are keyed by page.
+"""Render on every core for large builds: Markdown, then templates. The result never depends on the number
+of workers: each item is rendered by the same pure function, in whatever process, and results are keyed.
 
-Workers are forked after the content tree is complete, so they inherit it (no pickling of the site);
-only page keys go out and Rendered results come back. Small builds, platforms without fork, and builds
-inside a running dev server (threads and fork do not mix) render in-process.
+Workers are forked once the data they need is complete (the content tree for Markdown, the rendered
+Markdown for templates), so they inherit it (no pickling of the site); only keys go out and results come
+back. Small builds and platforms without fork render in-process.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
 
+from sitegen.content.text import plain_words
 from sitegen.content.tree import ContentTree
 from sitegen.links import LinkResolver
 from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered
@@ -21,7 +25,9 @@ MIN_PAGES_PER_WORKER = 60
 """Below this many pages per extra process, forking costs more than it saves."""
 
 LinkDecisions = tuple[tuple[str, str | None], ...]
-_JOB: tuple[ContentTree, MarkdownRenderer, UrlHelper] | None = None
+Item = TypeVar("Item")
+_TASK: Callable[[Sequence[Any]], list[Any]] | None = None
+"""The task of the pool being run; forked workers inherit it (and everything it closes over)."""
 
 
 def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkResolver,
@@ -37,14 +43,13 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
 
     rendered = renderer.render(page.body, RenderContext(source=source, body_line=page.body_line,
                                                         resolve_link=recording))
+    rendered.plain, rendered.words = plain_words(rendered.html)  # here, on every core, not in templates
     return rendered, tuple(sorted(seen.items()))
 
 
-def _work(sources: list[str]) -> list[tuple[str, Rendered, LinkDecisions]]:
-    assert _JOB is not None
-    tree, renderer, urls = _JOB
-    resolver = LinkResolver(tree, urls)
-    return [(s, *render_one(tree, renderer, resolver, s)) for s in sources]
+def _run_task(chunk: Sequence[Any]) -> list[Any]:
+    assert _TASK is not None
+    return _TASK(chunk)
 
 
 def worker_count(pages: int, jobs: int | None) -> int:
@@ -56,19 +61,32 @@ def worker_count(pages: int, jobs: int | None) -> int:
     return max(1, min(wanted, pages // MIN_PAGES_PER_WORKER))
 
 
-def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, sources: list[str],
-                jobs: int | None) -> dict[str, tuple[Rendered, LinkDecisions]]:
-    """Render these pages, in parallel when it pays; the same result for any number of workers."""
-    global _JOB
-    workers = worker_count(len(sources), jobs)
+def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None) -> list[Any]:
+    """`task` over chunks of `items`, in forked workers when there are enough items; results concatenated
+    in an order that depends on the number of workers, so results must carry their own keys."""
+    global _TASK
+    workers = worker_count(len(items), jobs)
     if workers <= 1:
-        resolver = LinkResolver(tree, urls)
-        return {s: render_one(tree, renderer, resolver, s) for s in sources}
-    chunks = [sources[i::workers * 4] for i in range(workers * 4)]
-    _JOB = (tree, renderer, urls)
+        return task(items)
+    chunks = [items[i::workers * 4] for i in range(workers * 4)]
+    # Everything alive now is shared read-only with the workers: keep the collector off it (fewer
+    # copy-on-write pages, shorter collections).
+    gc.freeze()
+    _TASK = task
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            results = [item for chunk in pool.map(_work, chunks) for item in chunk]
+            return [item for chunk in pool.map(_run_task, chunks) for item in chunk]
     finally:
-        _JOB = None
-    return {source: (rendered, links) for source, rendered, links in results}
+        _TASK = None
+        gc.unfreeze()
+
+
+def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, sources: list[str],
+                jobs: int | None) -> dict[str, tuple[Rendered, LinkDecisions]]:
+    """Render these pages' Markdown, in parallel when it pays; the same result for any number of workers."""
+
+    def task(chunk: Sequence[str]) -> list[tuple[str, Rendered, LinkDecisions]]:
+        resolver = LinkResolver(tree, urls)
+        return [(s, *render_one(tree, renderer, resolver, s)) for s in chunk]
+
+    return {source: (rendered, links) for source, rendered, links in fork_map(task, sources, jobs)}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
 from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BuildMemo, digest
 from sitegen.pagination import paginate
+from sitegen.parallel import fork_map, worker_count
 from sitegen.templates import MissingTemplate, make_environment, select_template, template_error
 from sitegen.views import PageView, SiteState, SiteView
 
@@ -65,11 +67,13 @@ def add_listing_pages(state: SiteState) -> None:
 
 def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer: MarkdownRenderer,
                  warnings: list[Diagnostic], page_context: dict[str, dict[str, Any]] | None = None,
-                 memo: BuildMemo | None = None, site_key: str = "") -> dict[str, bytes]:
+                 memo: BuildMemo | None = None, site_key: str = "", jobs: int | None = None) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
     warning when the theme has no template for its kind; a content page without a template is an error.
+    Order: list every output unit -> take unchanged ones from the memo -> render the rest (on every core
+    when there are many) -> store them, in unit order, with the pages whose content they read.
     """
     add_listing_pages(state)
     search_path = [site_dir / "layouts", *(t / "layouts" for t in themes)]
@@ -87,37 +91,91 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
 
     site = SiteView(state)
     files: dict[str, bytes] = {}
-    errors: list[SitegenError] = []
+    # Each output file is a unit: cached with the pages whose content it read (a post's edit
+    # re-renders the post and only the list pages that show it).
+    pending: list[_Unit] = []
     for source in sorted(state.tree.pages):
         view = state.view(source)
         assert view is not None
-        # Each output file is a unit: cached with the pages whose content it read (a post's edit
-        # re-renders the post and only the list pages that show it).
         for unit, path, render in _units(env, site, view, state, page_context.get(source, {})):
             cached = memo.cached_output(unit, key, body_digest)
             if cached is not None:
                 files.update(cached)
-                continue
+            else:
+                pending.append(_Unit(source, unit, path, render))
+    if worker_count(len(pending), jobs) > 1:
+        _compile_templates(env)  # once here, not once in every worker
+    # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
+    done = {unit: (body, reads) for unit, body, reads in fork_map(
+        functools.partial(_render_units, state, pending), range(len(pending)), jobs)}
+    errors: list[SitegenError] = []
+    failed: set[str] = set()
+    for item in pending:
+        if item.source in failed:
+            continue
+        if item.unit in done:
+            body, reads = done[item.unit]
+        else:  # it failed in a worker: render it here again, where its error is caught and reported
             state.reads = set()
             try:
-                produced = {path: render().encode("utf-8")}
-                deps = tuple(sorted((s, body_digest(s) or "") for s in state.reads | {source}))
-                memo.store_output(unit, key, deps, produced)
+                body = item.render().encode("utf-8")
+                reads = frozenset(state.reads)
             except MissingTemplate as exc:
-                if state.tree.pages[source].generated:
+                if state.tree.pages[item.source].generated:
                     warnings.append(Diagnostic(f"{exc.message}; not written", path=exc.path,
                                                causes=tuple(exc.causes)))
                 else:
                     errors.append(exc)
-                break
+                failed.add(item.source)
+                continue
             except SitegenError as exc:
                 errors.append(exc)
-                break
+                failed.add(item.source)
+                continue
             finally:
                 state.reads = None
-            files.update(produced)
+        deps = tuple(sorted((s, body_digest(s) or "") for s in reads | {item.source}))
+        memo.store_output(item.unit, key, deps, {item.path: body})
+        files[item.path] = body
     raise_if_any([_relative(e, site_dir, themes) for e in errors])
     return files
+
+
+def _compile_templates(env: jinja2.Environment) -> None:
+    """Compile every layout ahead of rendering; one that does not compile is reported when it is used."""
+    for name in env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml", ".json"))):
+        if not name.startswith("theme/"):
+            try:
+                env.get_template(name)
+            except jinja2.TemplateError:
+                continue
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """One output file of a page to render."""
+
+    source: str
+    unit: str
+    """Its memo key: the page source, or `source#N` for page N of a list."""
+    path: str
+    render: Callable[[], str]
+
+
+def _render_units(state: SiteState, units: list[_Unit], indexes: Sequence[int]
+                  ) -> list[tuple[str, bytes, frozenset[str]]]:
+    """(unit, bytes, pages whose content it read) for each unit that renders; failures are left out, for
+    the caller to render again and report (errors stay where they are made, not pickled across processes)."""
+    out: list[tuple[str, bytes, frozenset[str]]] = []
+    for item in (units[i] for i in indexes):
+        state.reads = set()
+        try:
+            out.append((item.unit, item.render().encode("utf-8"), frozenset(state.reads)))
+        except Exception:  # noqa: BLE001, S112 - reported by the caller's second render
+            continue
+        finally:
+            state.reads = None
+    return out
 
 
 def layouts_digest(search_path: list[Path]) -> str:

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from sitegen.config import SiteConfig
 from sitegen.content.page import Page
 from sitegen.content.taxonomies import Term
-from sitegen.content.text import plain_text, reading_time, truncate_words, word_count
+from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
 from sitegen.content.tree import ContentTree
 from sitegen.markdown import Rendered
 from sitegen.templates import UrlHelper
@@ -153,9 +153,15 @@ class PageView:
         rendered = self._state.rendered.get(self.source)
         if rendered is None:
             return ""
-        if rendered.plain is None:
-            rendered.plain = " ".join(plain_text(rendered.html).split())
+        if rendered.plain is None or rendered.words is None:
+            rendered.plain, rendered.words = plain_words(rendered.html)
         return rendered.plain
+
+    @cached_property
+    def _counts(self) -> tuple[int, int]:
+        self._plain  # noqa: B018 - fills in the counts with the text
+        rendered = self._state.rendered.get(self.source)
+        return rendered.words if rendered is not None and rendered.words is not None else (0, 0)
 
     @property
     def word_count(self) -> int:
@@ -165,7 +171,7 @@ class PageView:
 
     @cached_property
     def _word_count(self) -> int:
-        return word_count(self._plain)
+        return sum(self._counts)
 
     @property
     def reading_time(self) -> int:
@@ -175,7 +181,7 @@ class PageView:
 
     @cached_property
     def _reading_time(self) -> int:
-        return reading_time(self._plain)
+        return minutes_to_read(*self._counts)
 
     @property
     def toc(self) -> list[Any]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import secrets
+import shutil
 import signal
 import threading
 from collections.abc import Iterable, Iterator

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 
@@ -44,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
         raise OutputError("the output folder is empty", hint="pass --output public")
     output = Path(args.output) if args.output is not None else args.source / "public"
     check_output_dir(output, args.source)  # refuse an unsafe output before doing any work
+    # A build allocates millions of short-lived objects (tokens, nodes, strings) and keeps a large heap:
+    # collecting every 700 allocations spends a tenth of the build walking that heap.
+    gc.set_threshold(50_000, 50, 100)
     memo = None if args.no_cache else load_memo(args.source)
     memo = memo or BuildMemo()
     result = build_site(options_from_args(args), memo)

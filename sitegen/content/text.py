@@ -40,9 +40,19 @@ def word_count(text: str) -> int:
 
 def reading_time(text: str) -> int:
     """Minutes to read (at least 1): 220 words or 400 CJK characters a minute."""
-    words, cjk = count_words(text)
+    return minutes_to_read(*count_words(text))
+
+
+def minutes_to_read(words: int, cjk: int) -> int:
+    """Minutes to read `words` latin words and `cjk` CJK characters (at least 1)."""
     minutes = words / WORDS_PER_MINUTE + cjk / CJK_CHARS_PER_MINUTE
     return max(1, round(minutes + 0.4999))
+
+
+def plain_words(html_text: str) -> tuple[str, tuple[int, int]]:
+    """The plain text of rendered HTML (whitespace collapsed) and its (latin words, CJK characters)."""
+    text = " ".join(plain_text(html_text).split())
+    return text, count_words(text)
 
 
 def truncate_words(text: str, limit: int) -> str:

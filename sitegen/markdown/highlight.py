@@ -53,8 +53,12 @@ def _formatter(linenos: bool, hl_lines: tuple[int, ...], start: int) -> HtmlForm
                          linenos="inline" if linenos else False, hl_lines=list(hl_lines), linenostart=start)
 
 
+@lru_cache(maxsize=4096)
 def highlight_code(code: str, info: str) -> str:
-    """HTML for one fenced block: `<div class="highlight" data-lang=..><pre><code>..</code></pre></div>`."""
+    """HTML for one fenced block: `<div class="highlight" data-lang=..><pre><code>..</code></pre></div>`.
+
+    A pure function of (code, info string), so the same snippet in many pages is highlighted once.
+    """
     lang, options = parse_info(info)
     lexer = _lexer(lang.lower()) if lang else None
     label = escape(lang, quote=True)

@@ -1,0 +1,46 @@
+"""Rendering on every core: the same files and the same errors as rendering in one process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sitegen.build import BuildOptions, build_site
+from sitegen.errors import SitegenError
+
+MakeSite = Callable[..., Path]
+
+POSTS = {f"content/posts/p{i:03d}.md": f"---\ntitle: P{i}\ndate: 2023-01-{i % 28 + 1:02d}\ntags: [t{i % 7}]\n---\n"
+                                       f"Words {i} and 中文 {i}.\n\n```python\nx = {i % 5}\n```\n" for i in range(240)}
+
+
+def _errors(site: Path, jobs: int) -> list[str]:
+    with pytest.raises(SitegenError) as info:
+        build_site(BuildOptions(source=site, jobs=jobs))
+    return sorted(info.value.format().splitlines())
+
+
+def test_template_errors_found_in_workers_are_reported_like_in_one_process(make_site: MakeSite) -> None:
+    broken = {
+        "content/posts/p007.md": "---\ntitle: Broken\ndate: 2023-02-01\nlayout: broken\n---\nx\n",
+        "content/posts/p123.md": "---\ntitle: Also broken\ndate: 2023-02-02\nlayout: broken\n---\ny\n",
+        "layouts/broken.html": "line one\n{{ page.params.nothing.deeper }}\n",
+    }
+    site = make_site({**POSTS, **broken}, layouts=False)
+    serial, parallel = _errors(site, 1), _errors(site, 2)
+    assert serial == parallel
+    text = "\n".join(parallel)
+    assert "layouts/broken.html:2" in text
+    assert "content/posts/p007.md" in text and "content/posts/p123.md" in text
+
+
+def test_word_counts_and_reading_times_do_not_depend_on_workers(make_site: MakeSite) -> None:
+    site = make_site(POSTS, layouts=False)
+    serial = build_site(BuildOptions(source=site, jobs=1))
+    parallel = build_site(BuildOptions(source=site, jobs=2))
+    assert serial.files == parallel.files
+    assert parallel.state is not None
+    view = parallel.state.view("posts/p042.md")
+    assert view is not None and view.word_count == 8 and view.reading_time == 1  # Words 42 and 42, 中文, x 2
