@@ -11,7 +11,7 @@ import pytest
 
 from sitegen.cli import main
 from sitegen.errors import SitegenError
-from tests.conftest import build, html
+from tests.conftest import REPO, build, html
 from tests.cv.test_cv import OFFICIAL_SCHEMA, MakeSite, pdf_text
 
 CV = """\
@@ -172,6 +172,10 @@ def test_cv_bibtex_names_the_files_to_read(make_site: MakeSite) -> None:
     result = build(site)
     assert "Remat" in html(result, "publications/index.html")
     assert "Someone Else" not in html(result, "publications/index.html") + html(result, "cv/index.html")
+    (site / "sitegen.yaml").write_text(config.replace("[data/mine.bib]", "[]"))
+    none = build(site)
+    assert "Remat" not in html(none, "cv/index.html") + html(none, "publications/index.html")
+    assert "Written In The CV File" in html(none, "publications/index.html")
     (site / "sitegen.yaml").write_text(config.replace("data/mine.bib", "data/missing.bib"))
     with pytest.raises(SitegenError, match=r"`cv.bibtex`: `data/missing.bib` does not exist"):
         build(site)
@@ -185,3 +189,20 @@ def test_sitegen_cv_command_includes_bibtex_entries(make_site: MakeSite, tmp_pat
     assert main(["cv", "--source", str(bib_site(make_site)), "--format", "md", "--output", str(out)]) == 0
     text = out.read_text()
     assert "**Quantised Optimiser States**" in text and "**A. Lin**" in text and "[Best Paper]" in text
+
+
+def test_the_example_site_takes_its_papers_from_its_bib_file() -> None:
+    result = build(REPO)
+    page = html(result, "publications/index.html")
+    assert re.findall(r'class="cv-entry pub" id="([^"]+)"', page) == [
+        "lin2024quantised", "lin2024remat", "chen2023fusion", "lin2022thesis"]
+    assert "Kenji Satō" in page and 'href="https://arxiv.org/abs/2411.05678"' in page
+    english = json.loads(result.files["cv.json"])["publications"]
+    assert len(english) == 4 and english[1]["venue"] == "MLSys 2024" and english[1]["award"] == "oral"
+    zh = json.loads(result.files["zh/cv.json"])["publications"]
+    chinese = [(p["name"], p.get("award"), p.get("venue")) for p in zh]
+    assert [name for name, _, _ in chinese] == [
+        "Remat: Optimal Activation Recomputation Under a Memory Budget", "What Tensor Compilers Get Wrong About Fusion",
+        "Memory-Efficient Training of Deep Networks", "Quantised Optimiser States for Fine-Tuning"]
+    assert chinese[0][1] == "口头报告" and chinese[2][2] == "博士学位论文，示例大学"
+    assert "oral" not in html(result, "zh/cv/index.html")
