@@ -70,6 +70,7 @@ class BuildMemo:
             self.pages.clear()
             self.markdown.clear()
             self.outputs.clear()
+            self.blobs.clear()  # summaries, feeds, search entries and PDFs depend on the config too
             self.config_key = config_key
         for used in (self.used_pages, self.used_markdown, self.used_outputs, self.used_blobs):
             used.clear()

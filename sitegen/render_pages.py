@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import posixpath
 from collections.abc import Callable, Sequence
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.bccache
 
 from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
@@ -77,17 +77,13 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
     """
     add_listing_pages(state)
     search_path = [site_dir / "layouts", *(t / "layouts" for t in themes)]
-    env = make_environment(search_path, state.config, lambda text: renderer.render(text).html)
-    page_context = page_context or {}
     memo = memo or BuildMemo()
+    env = make_environment(search_path, state.config, lambda text: renderer.render(text).html,
+                           bytecode_cache=MemoBytecodeCache(memo))
+    page_context = page_context or {}
     key = digest(site_key + layouts_digest(search_path) + _meta_digest(state))
-    bodies: dict[str, str | None] = {}
-
     def body_digest(source: str) -> str | None:
-        if source not in bodies:
-            page = state.tree.pages.get(source)
-            bodies[source] = digest(page.body) if page is not None else None
-        return bodies[source]
+        return state.body_key(source) if source in state.tree.pages else None
 
     site = SiteView(state)
     files: dict[str, bytes] = {}
@@ -141,6 +137,26 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
     return files
 
 
+class MemoBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept in the build memo (so the dev server and the build cache compile a template
+    once per version of its source); Jinja checks each entry's checksum and Python magic before using it."""
+
+    def __init__(self, memo: BuildMemo) -> None:
+        self.memo = memo
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Fill the bucket from the memo when this exact source was compiled before."""
+        key = f"jinja:{bucket.key}:{bucket.checksum}"
+        data = self.memo.blobs.get(key)
+        if data is not None:
+            self.memo.used_blobs.add(key)
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Remember a freshly compiled template."""
+        self.memo.blob(f"jinja:{bucket.key}:{bucket.checksum}", bucket.bytecode_to_string)
+
+
 def _compile_templates(env: jinja2.Environment) -> None:
     """Compile every layout ahead of rendering; one that does not compile is reported when it is used."""
     for name in env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml", ".json"))):
@@ -191,9 +207,7 @@ def layouts_digest(search_path: list[Path]) -> str:
 
 def _meta_digest(state: SiteState) -> str:
     """Digest of every page's metadata and URL (not bodies): what listings, menus and neighbours can show."""
-    tree = state.tree
-    parts = [f"{s}\x00{tree.urls.get(s)}\x00{dataclasses.replace(p, body='')!r}" for s, p in sorted(tree.pages.items())]
-    return digest("\n".join(parts))
+    return digest("\n".join(state.meta_key(s) for s in sorted(state.tree.pages)))
 
 
 def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,

@@ -6,6 +6,7 @@ Views are thin: they look things up in the assembled tree and the rendered Markd
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import posixpath
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from sitegen.content.taxonomies import Term
 from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
 from sitegen.content.tree import ContentTree
 from sitegen.markdown import Rendered
+from sitegen.memo import digest
 from sitegen.templates import UrlHelper
 
 
@@ -61,6 +63,8 @@ class SiteState:
     """Synthesized term-page source -> its Term."""
     reads: set[str] | None = None
     """While one page renders: the pages whose content (not just metadata) it read."""
+    _meta_keys: dict[str, str] = field(default_factory=dict, repr=False)
+    _body_keys: dict[str, str] = field(default_factory=dict, repr=False)
     publications: Any = ()
     """`site.publications` (a `sitegen.cv.pubpage.PublicationList`, set by the build before rendering)."""
 
@@ -79,6 +83,22 @@ class SiteState:
     def term_view(self, term: Term) -> TermView:
         """The view of a taxonomy term."""
         return TermView(self, term)
+
+    def meta_key(self, source: str) -> str:
+        """Digest of a page's URL and metadata (everything but its body), computed once per build."""
+        key = self._meta_keys.get(source)
+        if key is None:
+            page = self.tree.pages[source]
+            key = self._meta_keys[source] = digest(
+                f"{source}\x00{self.tree.urls.get(source)}\x00{dataclasses.replace(page, body='')!r}")
+        return key
+
+    def body_key(self, source: str) -> str:
+        """Digest of a page's Markdown body, computed once per build."""
+        key = self._body_keys.get(source)
+        if key is None:
+            key = self._body_keys[source] = digest(self.tree.pages[source].body)
+        return key
 
 
 class PageView:
@@ -134,7 +154,7 @@ class PageView:
             return Markup(self._state.summaries[self.source])
         if self.rendered.summary_html is not None:
             return Markup(self.rendered.summary_html)
-        text = truncate_words(plain_text(self.rendered.html), self._state.config.summary_length)
+        text = truncate_words(self._plain, self._state.config.summary_length)
         return Markup(f"<p>{escape(text)}</p>") if text else Markup("")
 
     @property

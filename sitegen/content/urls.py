@@ -6,6 +6,7 @@ import datetime as dt
 import posixpath
 import re
 import unicodedata
+from functools import lru_cache
 from urllib.parse import quote, unquote
 
 _DROP = re.compile(r"[^\w\s-]", re.UNICODE)
@@ -22,6 +23,7 @@ def nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
+@lru_cache(maxsize=16384)
 def slugify(text: str) -> str:
     """`Deep Learning` -> `deep-learning`; `深度学习` stays `深度学习`; `PyTorch` and `pytorch` are equal.
 

@@ -5,7 +5,6 @@ A generator is `fn(ctx: OutputContext) -> dict[str, bytes]`; `_generators()` lis
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import pickle
 from collections.abc import Callable
@@ -39,10 +38,8 @@ def _generators() -> list[Generator]:
 
 def content_key(state: SiteState, memo: BuildMemo) -> str:
     """Digest of the config, every page's metadata and URL, and every page's body."""
-    tree = state.tree
     parts = [memo.config_key, repr(state.build_date)]
-    parts += [f"{s}\x00{tree.urls.get(s)}\x00{dataclasses.replace(p, body='')!r}\x00{digest(p.body)}"
-              for s, p in sorted(tree.pages.items())]
+    parts += [f"{state.meta_key(s)}\x00{state.body_key(s)}" for s in sorted(state.tree.pages)]
     return digest("\n".join(parts))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import functools
 from xml.sax.saxutils import escape, quoteattr
@@ -57,13 +56,11 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
     if not enabled:
         return {}
     out: dict[str, bytes] = {}
-    tree = state.tree
     for path, (title, sources) in feed_paths(state).items():
         views = [v for v in (state.view(s) for s in sources) if v is not None and v.date is not None][:limit]
         # A feed is a function of its entries (metadata and body) and the config: reuse it while they hold.
         key = digest("\x00".join([ctx.memo.config_key, path, title, str(full), repr(state.build_date)] + [
-            f"{v.source}|{tree.urls[v.source]}|{dataclasses.replace(tree.pages[v.source], body='')!r}|"
-            f"{digest(tree.pages[v.source].body)}" for v in views]))
+            f"{state.meta_key(v.source)}|{state.body_key(v.source)}" for v in views]))
         out[path] = ctx.memo.blob(f"feed:{key}", functools.partial(_feed_bytes, state, "/" + path, title, views,
                                                                    full))
     return out

@@ -7,10 +7,12 @@ Pages opt out with `search: false`; `search: {enabled: false}` in the config tur
 
 from __future__ import annotations
 
+import functools
 import json
 
 from sitegen.content.text import plain_text
 from sitegen.outputs import OutputContext
+from sitegen.views import PageView
 
 DEFAULT_CHARS = 3000
 
@@ -23,20 +25,28 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
         return {}
     chars = cfg.get("content_chars", DEFAULT_CHARS)
     chars = chars if isinstance(chars, int) and not isinstance(chars, bool) and chars >= 0 else DEFAULT_CHARS
-    entries = []
+    entries: list[bytes] = []
     for source in sorted(state.tree.pages, key=lambda s: state.tree.urls[s]):
         view = state.view(source)
         if view is None or view.kind != "page" or view.params.get("search") is False:
             continue
-        entries.append({
-            "title": view.title,
-            "url": view.url,
-            "date": view.date.date().isoformat() if view.date else "",
-            "section": view.section,
-            "lang": view.lang,
-            "summary": " ".join(plain_text(str(view.summary)).split()),
-            "terms": [t.name for t in view.categories + view.tags],
-            "text": view.plain[:chars],
-        })
-    data = json.dumps({"pages": entries}, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return {"search/index.json": data.encode("utf-8")}
+        terms = [t.name for t in view.categories + view.tags]
+        # An entry is a function of the page (metadata, body), its term names and the text length: reuse it.
+        key = f"search:{state.meta_key(source)}:{state.body_key(source)}:{chars}:{terms!r}"
+        entries.append(ctx.memo.blob(key, functools.partial(_entry, view, terms, chars)))
+    return {"search/index.json": b'{"pages":[' + b",".join(entries) + b"]}"}
+
+
+def _entry(view: PageView, terms: list[str], chars: int) -> bytes:
+    """One page's entry, serialized as the whole index is (sorted keys, no spaces)."""
+    entry = {
+        "title": view.title,
+        "url": view.url,
+        "date": view.date.date().isoformat() if view.date else "",
+        "section": view.section,
+        "lang": view.lang,
+        "summary": " ".join(plain_text(str(view.summary)).split()),
+        "terms": terms,
+        "text": view.plain[:chars],
+    }
+    return json.dumps(entry, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
