@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz a parser entry point for a fixed time with Hypothesis; any exception other than SitegenError is a crash.
 
-    python bench/fuzz.py --minutes 10 --target parse_page     # parse_page | parse_config | markdown | data_file
+    python bench/fuzz.py --minutes 10 --target parse_page  # parse_page | parse_config | markdown | data_file | bibtex
 
 Prints examples tried and crashes found (with the failing input). Not part of the test suite.
 """
@@ -22,13 +22,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sitegen.config import SiteConfig, parse_config  # noqa: E402
 from sitegen.content.page import parse_page  # noqa: E402
 from sitegen.content.sources import parse_data_file  # noqa: E402
+from sitegen.cv.bibtex import parse_bibtex  # noqa: E402
 from sitegen.errors import SitegenError  # noqa: E402
 from sitegen.markdown import MarkdownRenderer, RenderContext  # noqa: E402
 
 ALPHABET = list(string.printable) + ["中", "文", "\u200b", "\ufeff", "é", "𝔘", "\x00", "\r", "—", "$", "`", "<"]
 TOKENS = ["---\n", "+++\n", "{", "}", "[", "]", ": ", "- ", "> ", "# ", "```", "$$", "<!--more-->", "<div>",
           "</div>", "[^1]", "{#id}", "!!python/object:x", "&a ", "*a ", "2024-13-01", "no", "1.10", "010", "\n\n",
-          "|---|", "| a |", "~~", "__", "**", "](../x.md)", "![", "http://x.org", "\t", "    "]
+          "|---|", "| a |", "~~", "__", "**", "](../x.md)", "![", "http://x.org", "\t", "    ",
+          "@article{", "@string{", "@misc{k,", "title = {", "author = ", " and ", "year = 2024", "month = jan",
+          "{\\\"u}", "\\'e", "#", "eprint = ", "}\n", ",\n"]
 text = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(alphabet=ALPHABET, max_size=30)), max_size=60).map("".join)
 CFG = SiteConfig()
 MD = MarkdownRenderer()
@@ -54,8 +57,12 @@ def target_data_file(value: str) -> None:
             pass
 
 
-TARGETS = {"parse_page": target_parse_page, "parse_config": target_parse_config, "markdown": target_markdown,
-           "data_file": target_data_file}
+def target_bibtex(value: str) -> None:
+    parse_bibtex(value, "data/x.bib")
+
+
+TARGETS = {"bibtex": target_bibtex, "parse_page": target_parse_page, "parse_config": target_parse_config,
+           "markdown": target_markdown, "data_file": target_data_file}
 
 
 def main() -> int:
