@@ -1,4 +1,5 @@
-"""Live reload in real headless Chromium: edits show up, CSS swaps in place, errors overlay, ten tabs reload."""
+"""Live reload in real headless Chromium: edits show up, CSS swaps in place, errors overlay, ten tabs reload,
+a restarted server reloads open tabs once."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from sitegen.build import BuildOptions
+from sitegen.serve.session import ServeSession
 from tests.serve.conftest import Running
 
 pytestmark = pytest.mark.browser
@@ -86,3 +89,22 @@ def test_scroll_position_is_kept_across_reloads(serve: Serve, chromium: Any) -> 
     page.wait_for_selector("text=Changed.", timeout=10_000)
     page.wait_for_function("window.scrollY > 1000", timeout=5_000)
     page.close()
+
+
+def test_a_restarted_server_makes_open_tabs_reload_once(serve: Serve, chromium: Any) -> None:
+    run = serve()
+    page = open_page(chromium, run.url + "/posts/first/")
+    loads: list[str] = []
+    page.on("load", lambda _: loads.append(page.url))
+    port = int(run.url.rsplit(":", 1)[1])
+    run.session.stop()
+    (run.site / "content/posts/first.md").write_text("---\ntitle: First\ndate: 2024-01-01\n---\nAfter restart.\n")
+    restarted = ServeSession(BuildOptions(source=run.site), say=lambda _m: None)
+    restarted.start("127.0.0.1", port, auto_port=False)
+    try:
+        page.wait_for_selector("text=After restart.", timeout=10_000)
+        page.wait_for_timeout(1500)
+        assert len(loads) == 1, loads
+    finally:
+        restarted.stop()
+        page.close()
