@@ -32,7 +32,8 @@ from sitegen.cv.pubpage import plan_publications
 from sitegen.cv.site import cv_files, plan_cv
 from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.errors import Diagnostic, SitegenError, raise_if_any
-from sitegen.links import LinkResolver
+from sitegen.incremental import RebuildBasis
+from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, digest
 from sitegen.parallel import render_many
@@ -72,6 +73,8 @@ class BuildResult:
     sources: dict[str, str] = field(default_factory=dict)
     """Output path -> the source file it came from (for messages and `sitegen check`)."""
     state: SiteState | None = None
+    basis: RebuildBasis | None = None
+    """What the dev server's quick rebuilds reuse (`sitegen.incremental`)."""
 
 
 def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildResult:
@@ -107,19 +110,21 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     files, origins = _copy_assets(sources, tree)
     site_key = digest(f"{memo.config_key}\x00{data!r}\x00{[c.data for c in cvs]!r}\x00{publications!r}"
                       f"\x00{state.build_date}")
-    page_files = render_pages(state, site_dir, themes, renderer, warnings, {**cv_plan.context, **pub_context},
-                              memo, site_key, options.jobs)
+    page_context = {**cv_plan.context, **pub_context}
+    page_files = render_pages(state, site_dir, themes, renderer, warnings, page_context, memo, site_key,
+                              options.jobs)
     files.update(page_files)
     files.update(cv_files(cv_plan, options_cv, memo))
     from sitegen.outputs import generate_outputs
 
+    basis = RebuildBasis(site_dir, themes, renderer, page_context, site_key, sources.pages, dict(files))
     files.update(generate_outputs(state, site_dir, themes, files, memo))
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
     memo.finish()
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
                        pages=len(page_files), seconds=time.perf_counter() - started, sources=origins,
-                       state=state)
+                       state=state, basis=basis)
 
 
 def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
@@ -199,9 +204,7 @@ def _render_markdown(tree: ContentTree, renderer: MarkdownRenderer, config: Site
             text = page.summary
             summaries[source] = memo.blob(f"summary:{digest(text)}",
                                           functools.partial(_render_summary, renderer, text)).decode()
-        for link in rendered[source].broken_links:
-            warnings.append(Diagnostic(f"link to missing content `{link.href}`", path=f"content/{source}",
-                                       line=link.line, hint="fix the path, or link to the page's URL"))
+        warnings.extend(broken_link_warnings(source, rendered[source]))
     return dict(sorted(rendered.items())), summaries, warnings
 
 

@@ -8,6 +8,8 @@ from urllib.parse import unquote
 
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import nfc
+from sitegen.errors import Diagnostic
+from sitegen.markdown import Rendered
 from sitegen.templates import UrlHelper
 
 _MARKDOWN = (".md", ".markdown")
@@ -54,3 +56,9 @@ class LinkResolver:
             found = self.tree.by_path.get(target)
             return self.urls.url(self.tree.urls[found]) + suffix if found in self.tree.urls else None
         return self.urls.url(path) + suffix
+
+
+def broken_link_warnings(source: str, rendered: Rendered) -> list[Diagnostic]:
+    """A warning with file:line for each relative link of the page whose target does not exist."""
+    return [Diagnostic(f"link to missing content `{link.href}`", path=f"content/{source}", line=link.line,
+                       hint="fix the path, or link to the page's URL") for link in rendered.broken_links]

@@ -39,6 +39,8 @@ class OutputEntry:
     deps: tuple[tuple[str, str], ...]
     """(page source, body digest) of every page whose content the render read."""
     files: dict[str, bytes]
+    source: str = ""
+    """The page whose output this is."""
 
 
 @dataclass
@@ -63,6 +65,8 @@ class BuildMemo:
     misses: int = 0
     dirty: bool = True
     """Whether this build added anything (a clean warm build need not rewrite the cache)."""
+    _readers: dict[str, set[str]] | None = field(default=None, repr=False)
+    """Page source -> output units that read its content (a superset; see `units_reading`)."""
 
     def begin(self, config_key: str) -> None:
         """Start a build: forget everything when the configuration changed."""
@@ -86,6 +90,7 @@ class BuildMemo:
         self.pages = {k: v for k, v in self.pages.items() if k in self.used_pages}
         self.markdown = {k: v for k, v in self.markdown.items() if k in self.used_markdown}
         self.outputs = {k: v for k, v in self.outputs.items() if k in self.used_outputs}
+        self._readers = None
         self.blobs = {k: v for k, v in self.blobs.items() if k in self.used_blobs}
 
     def cached_output(self, source: str, key: str, body_digest: Callable[[str], str | None]
@@ -99,12 +104,30 @@ class BuildMemo:
             return None
         return entry.files
 
-    def store_output(self, source: str, key: str, deps: tuple[tuple[str, str], ...],
-                     files: dict[str, bytes]) -> None:
-        """Remember a page's files and what they depend on."""
-        self.used_outputs.add(source)
+    def store_output(self, unit: str, key: str, deps: tuple[tuple[str, str], ...],
+                     files: dict[str, bytes], page: str = "") -> None:
+        """Remember an output unit's files, what they depend on and the page they belong to."""
+        self.used_outputs.add(unit)
         self.dirty = True
-        self.outputs[source] = OutputEntry(key, deps, files)
+        self.outputs[unit] = OutputEntry(key, deps, files, page or unit)
+        if self._readers is not None:
+            for dep, _ in deps:
+                self._readers.setdefault(dep, set()).add(unit)
+
+    def units_reading(self, sources: set[str]) -> set[str]:
+        """Output units whose recorded dependencies include the content of any of these pages."""
+        if self._readers is None:  # made on first use, then kept up to date by store_output
+            self._readers = {}
+            for unit, entry in self.outputs.items():
+                for dep, _ in entry.deps:
+                    self._readers.setdefault(dep, set()).add(unit)
+        found = set().union(*(self._readers.get(s, ()) for s in sources))
+        return {u for u in found if u in self.outputs and any(dep in sources for dep, _ in self.outputs[u].deps)}
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_readers"] = None  # derived; not worth a place in the build cache
+        return state
 
     def blob(self, key: str, make: Callable[[], bytes]) -> bytes:
         """An expensive derived file, made once per distinct input."""

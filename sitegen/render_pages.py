@@ -67,13 +67,15 @@ def add_listing_pages(state: SiteState) -> None:
 
 def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer: MarkdownRenderer,
                  warnings: list[Diagnostic], page_context: dict[str, dict[str, Any]] | None = None,
-                 memo: BuildMemo | None = None, site_key: str = "", jobs: int | None = None) -> dict[str, bytes]:
+                 memo: BuildMemo | None = None, site_key: str = "", jobs: int | None = None,
+                 only: set[str] | None = None) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
     warning when the theme has no template for its kind; a content page without a template is an error.
     Order: list every output unit -> take unchanged ones from the memo -> render the rest (on every core
     when there are many) -> store them, in unit order, with the pages whose content they read.
+    With `only` (unit names, see `OutputEntry.source`), just those units are rendered and returned.
     """
     add_listing_pages(state)
     search_path = [site_dir / "layouts", *(t / "layouts" for t in themes)]
@@ -82,6 +84,7 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
                            bytecode_cache=MemoBytecodeCache(memo))
     page_context = page_context or {}
     key = digest(site_key + layouts_digest(search_path) + _meta_digest(state))
+
     def body_digest(source: str) -> str | None:
         return state.body_key(source) if source in state.tree.pages else None
 
@@ -90,10 +93,15 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
     # Each output file is a unit: cached with the pages whose content it read (a post's edit
     # re-renders the post and only the list pages that show it).
     pending: list[_Unit] = []
-    for source in sorted(state.tree.pages):
+    sources = sorted(state.tree.pages) if only is None else sorted({memo.outputs[u].source for u in only})
+    for source in sources:
         view = state.view(source)
         assert view is not None
         for unit, path, render in _units(env, site, view, state, page_context.get(source, {})):
+            if only is not None:
+                if unit in only:
+                    pending.append(_Unit(source, unit, path, render))
+                continue
             cached = memo.cached_output(unit, key, body_digest)
             if cached is not None:
                 files.update(cached)
@@ -131,7 +139,7 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
             finally:
                 state.reads = None
         deps = tuple(sorted((s, body_digest(s) or "") for s in reads | {item.source}))
-        memo.store_output(item.unit, key, deps, {item.path: body})
+        memo.store_output(item.unit, key, deps, {item.path: body}, item.source)
         files[item.path] = body
     raise_if_any([_relative(e, site_dir, themes) for e in errors])
     return files

@@ -24,22 +24,24 @@ class OutputContext:
     themes: list[Path]
     files: dict[str, bytes]
     memo: BuildMemo
-    site_key: str
-    """Digest of config, every page's metadata and body: generators' output is a function of it (and files)."""
+    meta_key: str
+    """Digest of the config and every page's metadata and URL (not bodies): it stays put while only page
+    texts change."""
 
 
 Generator = Callable[[OutputContext], dict[str, bytes]]
 
-def _generators() -> list[Generator]:
+
+def _generators() -> list[tuple[Generator, bool]]:
+    """Each generator, and whether it reads page bodies (or only metadata and URLs)."""
     from sitegen.outputs import aliases, feeds, search, sitemap
 
-    return [feeds.generate, sitemap.generate, aliases.generate, search.generate]
+    return [(feeds.generate, True), (sitemap.generate, False), (aliases.generate, False), (search.generate, True)]
 
 
 def content_key(state: SiteState, memo: BuildMemo) -> str:
-    """Digest of the config, every page's metadata and URL, and every page's body."""
-    parts = [memo.config_key, repr(state.build_date)]
-    parts += [f"{state.meta_key(s)}\x00{state.body_key(s)}" for s in sorted(state.tree.pages)]
+    """Digest of the config and every page's metadata and URL (not bodies)."""
+    parts = [memo.config_key, repr(state.build_date)] + [state.meta_key(s) for s in sorted(state.tree.pages)]
     return digest("\n".join(parts))
 
 
@@ -47,19 +49,21 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
                      files: dict[str, bytes], memo: BuildMemo | None = None) -> dict[str, bytes]:
     """Run every generator in order; later generators see earlier ones' files.
 
-    A generator's result is reused from the memo while the site's content key and the names of the files
-    produced so far are unchanged (generators read page data, and only check which files exist).
+    A generator that reads only metadata is reused from the memo while every page's metadata and the names of
+    the files produced so far are unchanged; feeds and search memoize their entries by page content.
     """
     memo = memo or BuildMemo()
-    key = content_key(state, memo)
-    ctx = OutputContext(state, site_dir, themes, dict(files), memo, key)
+    meta_key = content_key(state, memo)
+    ctx = OutputContext(state, site_dir, themes, dict(files), memo, meta_key)
     produced: dict[str, bytes] = {}
     names = digest("\n".join(sorted(ctx.files)))
-    for generator in _generators():
+    for generator, reads_bodies in _generators():
         name = f"{generator.__module__}.{generator.__qualname__}"
-        blob_key = f"gen:{name}:{key}:{names}"
-        cached = memo.blobs.get(blob_key)
-        if cached is not None:
+        blob_key = f"gen:{name}:{meta_key}:{names}"
+        cached = None if reads_bodies else memo.blobs.get(blob_key)
+        if reads_bodies:  # feeds and search memoize each entry by page content themselves
+            out = generator(ctx)
+        elif cached is not None:
             memo.used_blobs.add(blob_key)
             out = pickle.loads(cached)  # noqa: S301 - our own in-memory/signed data
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 from xml.sax.saxutils import escape, quoteattr
 
 from sitegen.content.dates import iso
@@ -57,7 +58,8 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
         return {}
     out: dict[str, bytes] = {}
     for path, (title, sources) in feed_paths(state).items():
-        views = [v for v in (state.view(s) for s in sources) if v is not None and v.date is not None][:limit]
+        views = list(itertools.islice((v for v in map(state.view, sources) if v is not None and v.date is not None),
+                                      limit))
         # A feed is a function of its entries (metadata and body) and the config: reuse it while they hold.
         key = digest("\x00".join([ctx.memo.config_key, path, title, str(full), repr(state.build_date)] + [
             f"{state.meta_key(v.source)}|{state.body_key(v.source)}" for v in views]))

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import functools
 import json
+import pickle
 
+from sitegen.content.page import Page
 from sitegen.content.text import plain_text
+from sitegen.content.urls import slugify
 from sitegen.outputs import OutputContext
-from sitegen.views import PageView
+from sitegen.views import SiteState
 
 DEFAULT_CHARS = 3000
 
@@ -25,20 +28,40 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
         return {}
     chars = cfg.get("content_chars", DEFAULT_CHARS)
     chars = chars if isinstance(chars, int) and not isinstance(chars, bool) and chars >= 0 else DEFAULT_CHARS
+    # Which pages are listed, in what order and with which terms depends on metadata only: planned once per
+    # metadata key, so an edit to one page's text rebuilds one entry and joins the rest.
+    plan: list[tuple[str, list[str]]] = pickle.loads(ctx.memo.blob(  # noqa: S301 - our own memo
+        f"search-plan:{ctx.meta_key}", functools.partial(_plan, state)))
     entries: list[bytes] = []
-    for source in sorted(state.tree.pages, key=lambda s: state.tree.urls[s]):
-        view = state.view(source)
-        if view is None or view.kind != "page" or view.params.get("search") is False:
-            continue
-        terms = [t.name for t in view.categories + view.tags]
-        # An entry is a function of the page (metadata, body), its term names and the text length: reuse it.
+    for source, terms in plan:
         key = f"search:{state.meta_key(source)}:{state.body_key(source)}:{chars}:{terms!r}"
-        entries.append(ctx.memo.blob(key, functools.partial(_entry, view, terms, chars)))
+        entries.append(ctx.memo.blob(key, functools.partial(_entry, state, source, terms, chars)))
     return {"search/index.json": b'{"pages":[' + b",".join(entries) + b"]}"}
 
 
-def _entry(view: PageView, terms: list[str], chars: int) -> bytes:
+def _plan(state: SiteState) -> bytes:
+    """The listed pages in URL order, each with its term names, pickled."""
+    tree = state.tree
+    plan = [(source, _term_names(state, tree.pages[source]))
+            for source in sorted(tree.pages, key=lambda s: tree.urls[s])
+            if tree.pages[source].kind == "page" and tree.pages[source].params.get("search") is not False]
+    return pickle.dumps(plan)
+
+
+def _term_names(state: SiteState, page: Page) -> list[str]:
+    """Display names of the page's categories, then tags (as `page.categories + page.tags` lists them)."""
+    names: list[str] = []
+    for taxonomy in ("categories", "tags"):
+        terms = state.taxonomies.get(taxonomy, {})
+        slugs = dict.fromkeys(slugify(v) for v in page.taxonomies.get(taxonomy, []))
+        names += [terms[s].name for s in slugs if s in terms]
+    return names
+
+
+def _entry(state: SiteState, source: str, terms: list[str], chars: int) -> bytes:
     """One page's entry, serialized as the whole index is (sorted keys, no spaces)."""
+    view = state.view(source)
+    assert view is not None
     entry = {
         "title": view.title,
         "url": view.url,
