@@ -32,9 +32,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"usage: sitegen new DIR, or sitegen new {{{','.join(KINDS)}}} PATH")
         return 2
     target = Path(args.target[0])
-    written = new_site(target, NewSite(args.title, args.author, args.base_url), force=args.force)
+    done = new_site(target, NewSite(args.title, args.author, args.base_url), force=args.force)
+    for path in done.kept:
+        print(f"kept {path} as it was (not overwritten)")
     if not args.quiet:
-        skipped = " (existing files kept)" if args.force else ""
-        print(f"Created a new site in {target}: {len(written)} files{skipped}.\n"
+        print(f"Created a new site in {target}: {len(done.written)} files written, {len(done.kept)} kept.\n"
               f"Next: cd {target} && sitegen serve")
     return 0

@@ -50,23 +50,33 @@ def _escape(value: str, rel: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"') if rel.endswith((".yaml", ".md")) else value
 
 
-def new_site(target: Path, site: NewSite, *, force: bool = False, today: dt.date | None = None) -> list[Path]:
-    """Write the starter site into `target`. Refuses a non-empty folder unless `force`; never overwrites a file."""
+@dataclass(frozen=True)
+class Scaffolded:
+    """What `new_site` did: the files it wrote, and the existing ones it left as they were."""
+
+    written: list[Path]
+    kept: list[Path]
+
+
+def new_site(target: Path, site: NewSite, *, force: bool = False, today: dt.date | None = None) -> Scaffolded:
+    """Write the starter site into `target`. Refuses a non-empty folder unless `force`; never overwrites a file
+    (the ones it keeps are returned, so that the user is told)."""
     if target.exists() and not target.is_dir():
         raise SitegenError(f"{target} exists and is not a folder", hint="choose another name")
     if target.exists() and any(target.iterdir()) and not force:
         raise SitegenError(f"{target} is not empty", hint="choose an empty folder, or pass --force to add the "
                            "missing files (existing files are never overwritten)")
     today = today or build_time().date()
-    written: list[Path] = []
+    done = Scaffolded([], [])
     for rel, text in skeleton_files(site, today).items():
         path = target / rel
-        if path.exists():
+        if path.exists() or path.is_symlink():
+            done.kept.append(path)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, "utf-8")
-        written.append(path)
-    return written
+        done.written.append(path)
+    return done
 
 
 def archetype_for(kind: str, rel: str) -> str:

@@ -38,9 +38,21 @@ def test_new_refuses_a_non_empty_folder_and_never_overwrites(tmp_path: Path) -> 
     (site / "sitegen.yaml").write_text("title: Mine\n")
     with pytest.raises(SitegenError, match="not empty"):
         new_site(site, NewSite())
-    written = new_site(site, NewSite(), force=True)
+    done = new_site(site, NewSite(), force=True)
     assert (site / "sitegen.yaml").read_text() == "title: Mine\n"
-    assert site / "sitegen.yaml" not in written and site / "content/about.md" in written
+    assert site / "sitegen.yaml" not in done.written and site / "content/about.md" in done.written
+    assert done.kept == [site / "sitegen.yaml"]
+
+
+def test_new_with_force_names_every_file_it_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = tmp_path / "s"
+    (site / "content").mkdir(parents=True)
+    (site / "content/about.md").write_text("mine")
+    (site / "sitegen.yaml").write_text("title: Mine\n")
+    assert main(["new", str(site), "--force", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert f"kept {site / 'content/about.md'} as it was" in out and f"kept {site / 'sitegen.yaml'} as it" in out
+    assert (site / "content/about.md").read_text() == "mine" and (site / "data/cv.yaml").is_file()
 
 
 def test_generated_workflow_pins_this_version_and_deploys_pages(tmp_path: Path) -> None:
@@ -62,6 +74,8 @@ def test_new_page_from_archetype(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert 'title: "My title"' in text and "date: 2023-11-14T22:13:20+00:00" in text and "draft: true" in text
     talk = new_content(tmp_path / "s", "talk", "talks/2024-05-01-big-talk")
     assert "layout: talk" in talk.read_text() and 'title: "Big talk"' in talk.read_text()
+    project = new_content(tmp_path / "s", "project", "projects/my-tool").read_text()
+    assert 'title: "My tool"' in project and "draft: true" in project and "weight:" in project
     with pytest.raises(SitegenError, match="already exists"):
         new_content(tmp_path / "s", "page", "posts/my-title.md")
     with pytest.raises(SitegenError):
