@@ -44,7 +44,8 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
     raise_if_any(errors)
     if out and "_redirects" not in ctx.files:
         # Netlify reads `_redirects` and answers with a real 301; other hosts fall back to the pages above.
-        lines = sorted(f"{state.urls.url(_alias_of(p))} {state.urls.url(t)} 301" for p, t in _pairs(state))
+        # `301!` (forced): Netlify skips a rule whose path has a file (shadowing), and each alias has its page.
+        lines = sorted(f"{state.urls.url(_alias_of(p))} {state.urls.url(t)} 301!" for p, t in _pairs(state))
         out["_redirects"] = ("\n".join(lines) + "\n").encode("utf-8")
     return out
 

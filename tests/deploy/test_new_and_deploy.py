@@ -114,12 +114,22 @@ def test_netlify_build_command_produces_the_publish_folder(tmp_path: Path, root:
         new_site(site, NewSite())
     config = tomllib.loads((site / "netlify.toml").read_text())
     build_cfg = config["build"]
-    assert build_cfg["environment"]["PYTHON_VERSION"] if "environment" in build_cfg else config
+    assert build_cfg["environment"]["PYTHON_VERSION"] in ("3.11", "3.12", "3.13")
     headers = {k for h in config["headers"] for k in h["values"]}
     assert {"X-Content-Type-Options", "Referrer-Policy", "Content-Security-Policy"} <= headers
     subprocess.run(build_cfg["command"], shell=True, cwd=site, check=True, capture_output=True)
     publish = site / build_cfg["publish"]
     assert (publish / "index.html").is_file() and (publish / "404.html").is_file()
+
+
+def test_netlify_redirects_for_aliases_are_forced_over_the_redirect_pages(tmp_path: Path) -> None:
+    site = tmp_path / "s"
+    new_site(site, NewSite(base_url="https://u.github.io/repo/"))
+    post = site / "content/posts/first-post.md"
+    post.write_text(post.read_text().replace("---\n", "---\naliases: [/old/first/]\n", 1))
+    files = build(site).files
+    assert "old/first/index.html" in files, "the redirect page shadows the path on Netlify"
+    assert files["_redirects"].decode().splitlines() == ["/repo/old/first/ /repo/posts/first-post/ 301!"]
 
 
 def test_csp_is_satisfied_by_the_default_theme() -> None:
