@@ -11,6 +11,7 @@ from pathlib import Path
 from sitegen.build import BuildOptions, BuildResult, build_site
 from sitegen.config import load_config
 from sitegen.errors import SitegenError
+from sitegen.incremental import rebuild_edited_pages
 from sitegen.memo import BuildMemo
 from sitegen.serve.livereload import ReloadHub
 from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
@@ -45,22 +46,33 @@ class ServeSession:
         self.server: DevServer | None = None
         self.last = RebuildStats()
         self.builds = 0
+        self.result: BuildResult | None = None
+        """The last good build, which quick rebuilds start from."""
+        self.quick_builds = 0
 
-    def _build(self) -> BuildResult:
+    def _build(self, changes: set[Path] | None) -> BuildResult:
+        # Edited page texts are re-rendered from the last good build; anything else (and the build after
+        # a failure, whose batch may have touched other files) is a full memoized build.
+        if changes and self.result is not None and not self.hub.error:
+            quick = rebuild_edited_pages(self.result, changes, self.memo)
+            if quick is not None:
+                self.quick_builds += 1
+                return quick
         return build_site(self.options, self.memo)
 
-    def build_once(self) -> bool:
+    def build_once(self, changes: set[Path] | None = None) -> bool:
         """(Re)build; swap the snapshot on success, keep the old one and show the error on failure."""
         with self.lock:
             started = time.perf_counter()
             try:
-                result = self._build()
+                result = self._build(changes)
             except SitegenError as exc:
                 message = exc.format()
                 self.last = RebuildStats(time.perf_counter() - started, 0, False)
                 self.say(message)
                 self.hub.failed(message)
                 return False
+            self.result = result
             old = self.state.snapshot.files
             new = result.files
             changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
@@ -106,8 +118,8 @@ class ServeSession:
         watch_in_thread(watch_paths, SourceFilter(site, ignore), self._on_change, self.stop_event)
         return host, int(bound)
 
-    def _on_change(self, _changes: set[Path]) -> None:
-        self.build_once()
+    def _on_change(self, changes: set[Path]) -> None:
+        self.build_once(changes)
 
     def stop(self) -> None:
         """Stop watching, end event streams, free the port."""

@@ -69,9 +69,9 @@ def test_editing_one_post_re_renders_only_the_pages_that_show_it(serve: Serve,
     rendered: list[str] = []
     store = memo.store_output
 
-    def spy(source: str, key: str, deps: tuple[tuple[str, str], ...], files: dict[str, bytes]) -> None:
-        rendered.append(source)
-        store(source, key, deps, files)
+    def spy(unit: str, key: str, deps: tuple[tuple[str, str], ...], files: dict[str, bytes], page: str = "") -> None:
+        rendered.append(unit)
+        store(unit, key, deps, files, page)
 
     monkeypatch.setattr(memo, "store_output", spy)
     (run.site / "content/posts/first.md").write_text("---\ntitle: First\ndate: 2024-01-01\n---\nEdited.\n")
@@ -169,6 +169,7 @@ def test_edit_rebuilds_and_equals_a_clean_build(serve: Serve) -> None:
     run.wait_for_build(before)
     served = get(run.url, "/posts/first/")[2].decode()
     assert "Edited text." in served
+    assert run.session.quick_builds == 1  # a text edit: re-rendered from the last build
     clean = build_site(BuildOptions(source=run.site)).files
     assert run.session.state.snapshot.files == clean
 

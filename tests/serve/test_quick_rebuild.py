@@ -1,0 +1,71 @@
+"""The dev server's quick rebuilds of edited page texts equal a clean build, and fall back when they must."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sitegen.build import BuildOptions, build_site
+from tests.serve.conftest import Running
+
+Serve = Callable[..., Running]
+
+POSTS = {f"content/posts/p{i}.md": f"---\ntitle: Post {i}\ndate: 2024-01-{i + 1:02d}\ntags: [t{i % 3}, 共同]\n"
+                                   f"categories: [c{i % 2}]\n---\nText {i} with [a link](p{(i + 1) % 8}.md).\n"
+                                   for i in range(8)}
+
+
+def _settle(run: Running, edit: Callable[[], object]) -> None:
+    before = run.session.builds
+    edit()
+    run.wait_for_build(before)
+
+
+def _assert_clean(run: Running) -> None:
+    assert run.session.hub.error is None
+    assert run.session.state.snapshot.files == build_site(BuildOptions(source=run.site)).files
+
+
+def test_edited_texts_are_rebuilt_quickly_and_equal_a_clean_build(serve: Serve) -> None:
+    run = serve(POSTS, layouts=False)
+    post = run.site / "content/posts/p3.md"
+    text = post.read_text()
+    _settle(run, lambda: post.write_text(text + "\nA new paragraph, **bold**, and a [missing](nope.md) link.\n"))
+    assert run.session.quick_builds == 1
+    _assert_clean(run)
+    assert any("nope.md" in w.format() for w in run.session.result.warnings)  # type: ignore[union-attr]
+    # The same page again, then another page: each time only those texts change.
+    _settle(run, lambda: post.write_text(text + "\nSecond edit, 中文段落.\n"))
+    other = run.site / "content/posts/p6.md"
+    _settle(run, lambda: other.write_text(other.read_text().replace("Text 6", "Changed text 6")))
+    assert run.session.quick_builds == 3
+    _assert_clean(run)
+    assert not any("nope.md" in w.format() for w in run.session.result.warnings)  # type: ignore[union-attr]
+
+
+def test_front_matter_new_files_and_templates_take_the_full_build(serve: Serve) -> None:
+    run = serve(POSTS, layouts=False)
+    site: Path = run.site
+    _settle(run, lambda: (site / "content/posts/p2.md").write_text(
+        "---\ntitle: Renamed\ndate: 2024-01-03\ntags: [t9]\n---\nText 2.\n"))
+    _settle(run, lambda: (site / "content/posts/p9.md").write_text("---\ntitle: New\ndate: 2024-02-01\n---\nNew.\n"))
+    _settle(run, lambda: (site / "layouts/partials").mkdir(parents=True) or (site / "layouts/404.html").write_text(
+        "<!doctype html><title>Lost</title><p>Lost</p>"))
+    assert run.session.quick_builds == 0
+    _assert_clean(run)
+
+
+def test_after_a_failed_build_the_next_one_is_full(serve: Serve) -> None:
+    run = serve(POSTS, layouts=False)
+    post = run.site / "content/posts/p1.md"
+    good = post.read_text()
+    _settle(run, lambda: post.write_text("---\ntitle: [broken\n---\nx\n"))
+    assert run.session.hub.error
+    before = run.session.builds
+    post.write_text(good.replace("Text 1", "Fixed text 1"))
+    deadline = time.monotonic() + 10
+    while run.session.builds == before and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert run.session.quick_builds == 0
+    _assert_clean(run)
