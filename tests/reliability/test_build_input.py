@@ -12,8 +12,49 @@ import pytest
 from sitegen.cli import main
 from sitegen.errors import SitegenError
 from tests.conftest import build, html
+from tests.integration.test_cli_and_output import tree_digest
 
 MakeSite = Callable[..., Path]
+
+
+BOMB = 'a: &a ["x","x","x","x","x","x","x","x","x"]\n' + "".join(
+    f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]\n"
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True))
+
+# Every error input of cases 1-13, as (file, content, the location the message must start with).
+ERROR_INPUTS = [
+    ("content/e.md", "---\ntitle: x\n\nbody\n", "content/e.md:1:1: "),
+    ("content/e.md", "---\ntitle: ok\ntags: [a]\nbad: : :\n---\n", "content/e.md:4:"),
+    ("content/e.md", "---\ntitle: t\ndate: 2024-13-01\n---\n", "content/e.md:3:1: "),
+    ("content/e.md", "---\nx: !!python/object/apply:os.system ['true']\n---\n", "content/e.md:2:"),
+    ("content/e.md", f"---\n{BOMB}---\n", "content/e.md:"),
+    ("content/e.md", b"---\ntitle: t\n---\n1\n2\n3\nbad \xff byte\n", "content/e.md:7:5: "),
+    ("content/about.md", "---\nurl: /a/\n---\n", "content/"),
+    ("content/e.md", "---\nlayout: nope\n---\n", "content/e.md:"),
+    ("content/e.md", "---\nlayout: ../../../etc/passwd\n---\n", "content/e.md:2:1: "),
+    ("layouts/page.html", "ok\n{% for %}\n", "layouts/page.html:2"),
+    ("layouts/page.html", "ok\n{{ page.missing.deeper }}\n", "layouts/page.html:2"),
+    ("content/e.md", "---\nslug: ../../x\n---\n", "content/e.md:2:1: "),
+    ("content/e.md", "---\naliases: [/../../x/]\n---\n", "content/e.md:2:1: "),
+    ("content/e.md", "word " * (4 * 1024 * 1024), "content/e.md: "),
+]
+
+
+# 1-13 through the CLI: a located message, exit 1, and the site built before left byte for byte
+@pytest.mark.parametrize("rel, content, location", ERROR_INPUTS, ids=range(len(ERROR_INPUTS)))
+def test_every_input_error_exits_non_zero_with_its_location_and_keeps_the_previous_output(
+        make_site: MakeSite, capsys: pytest.CaptureFixture[str], rel: str, content: str | bytes,
+        location: str) -> None:
+    site = make_site({"content/a.md": "---\ntitle: A\n---\nGood.\n"})
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    before = tree_digest(site / "public")
+    capsys.readouterr()
+    path = site / rel
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    assert main(["build", "--source", str(site), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert location in err and "Traceback" not in err, err
+    assert tree_digest(site / "public") == before
 
 
 def error_text(site: Path, **options: object) -> str:

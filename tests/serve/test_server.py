@@ -6,10 +6,11 @@ import http.client
 import socket
 import threading
 import time
+import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
 
@@ -82,6 +83,14 @@ def test_editing_one_post_re_renders_only_the_pages_that_show_it(serve: Serve,
     (run.site / "layouts/base.html").write_text((run.site / "layouts/base.html").read_text() + "<!-- t -->")
     run.session.build_once()
     assert {"posts/first.md", "posts/second.md", "about.md"} <= set(rendered), "a template edit re-renders all"
+
+
+def test_unicode_names_saved_as_nfd_are_served_at_their_nfc_url(serve: Serve) -> None:
+    nfd = unicodedata.normalize("NFD", "Übersicht")
+    run = serve({f"content/{nfd}.md": "---\ntitle: U\n---\nUmlaut.\n", "content/♪.md": "---\ntitle: N\n---\nNote.\n"})
+    assert b"Umlaut." in get(run.url, "/" + quote(unicodedata.normalize("NFC", "übersicht")) + "/")[2]
+    assert get(run.url, "/" + quote(unicodedata.normalize("NFD", "übersicht")) + "/")[0] == 200
+    assert b"Note." in get(run.url, "/%E2%99%AA/")[2]
 
 
 def test_missing_paths_get_the_404_page_with_status_404(serve: Serve) -> None:
