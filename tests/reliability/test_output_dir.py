@@ -21,7 +21,8 @@ MakeSite = Callable[..., Path]
 # 14
 @pytest.mark.parametrize("target", [".", "content", "..", "content/posts", "/", "~", "", "link-to-site"])
 def test_unsafe_output_folders_are_refused_before_anything_is_deleted(
-        make_site: MakeSite, target: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        make_site: MakeSite, target: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     site = make_site({"content/a.md": "x", "content/posts/b.md": "y", "data/d.yaml": "a: 1"})
     monkeypatch.setenv("HOME", str(site))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
@@ -31,6 +32,8 @@ def test_unsafe_output_folders_are_refused_before_anything_is_deleted(
                                                                                                str(site / target))
     assert main(["build", "--source", str(site), "--output", output, "--clean-output"]) == 1
     assert tree_digest(site) == before
+    err = capsys.readouterr().err
+    assert ("refusing to write the site into" in err or "output folder is empty" in err) and "hint:" in err, err
 
 
 # 15
