@@ -48,6 +48,24 @@ def test_duplicate_ids_and_missing_titles(make_site: MakeSite) -> None:
     assert any(p.severity == "warning" and "title" in p.message for p in report.problems)
 
 
+def test_stylesheets_scripts_feed_and_sitemap_urls_and_descriptions_are_checked() -> None:
+    page = (b'<html><head><title>T</title><link rel="stylesheet" href="/css/gone.css">'
+            b'<script src="/js/gone.js"></script></head><body><a href="/">home</a></body></html>')
+    files = {"index.html": page,
+             "feed.xml": b'<feed><link href="https://example.org/posts/gone/"/></feed>',
+             "sitemap.xml": b"<urlset><url><loc>https://example.org/</loc></url>"
+                            b"<url><loc>https://example.org/old/</loc></url></urlset>"}
+    report = check_files(files, "https://example.org/")
+    found = sorted((p.page, p.message, p.url) for p in report.problems)
+    assert found == [
+        ("feed.xml", "missing page", "https://example.org/posts/gone/"),
+        ("index.html", "missing script", "/js/gone.js"),
+        ("index.html", "missing stylesheet or resource", "/css/gone.css"),
+        ("index.html", "page has no meta description", ""),
+        ("sitemap.xml", "missing page", "https://example.org/old/"),
+    ], report.format()
+
+
 def test_an_id_after_a_name_attribute_is_a_fragment_target() -> None:
     page = (b'<html><head><title>T</title></head><body><input name="q" id="search" type="search">'
             b'<a name="old" id="new"></a><a href="#search">s</a> <a href="/#new">n</a> <a href="#old">o</a>'
