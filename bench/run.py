@@ -111,7 +111,7 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
     post = sorted((site / "content/posts").glob("*.md"))[3]
     slug = None
     original = post.read_text()
-    results: dict[str, list[float]] = {"post": [], "template": []}
+    results: dict[str, list[float]] = {"post": [], "template": [], "post_rebuild": []}
     layouts = site / "layouts"
     layouts.mkdir(exist_ok=True)
     for i in range(runs):
@@ -136,13 +136,14 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
                 conn.request("GET", "/" + slug.removesuffix("index.html"))
                 body = conn.getresponse().read()
                 assert marker.encode() in body
+                results["post_rebuild"].append(session.last.seconds)
             results[kind].append(time.perf_counter() - started)
     post.write_text(original)
     (layouts / "404.html").unlink()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     session.stop()
     return {"post": statistics.median(results["post"]), "template": statistics.median(results["template"]),
-            "rss": rss}
+            "post_rebuild": statistics.median(results["post_rebuild"]), "rss": rss}
 
 
 def run_peers(sizes: list[int], peers: list[str], runs: int, work: Path) -> Path | None:

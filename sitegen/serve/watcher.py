@@ -42,7 +42,7 @@ class SourceFilter(watchfiles.DefaultFilter):
 
 
 def watch_in_thread(paths: list[Path], flt: SourceFilter, on_change: Callable[[set[Path]], None],
-                    stop: threading.Event, step_ms: int = 40) -> threading.Thread:
+                    stop: threading.Event, step_ms: int = 20) -> threading.Thread:
     """Call `on_change` with each batch of changed paths; a burst within `step_ms` is one batch.
 
     Returns once the watcher is running (the first empty batch after a short timeout says so), so that no
