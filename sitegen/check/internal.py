@@ -36,6 +36,13 @@ class CheckReport:
     links: int = 0
     external: list[str] = field(default_factory=list)
     """External URLs seen (checked only with --external)."""
+    external_uses: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
+    """External URL -> every (page, source line) that links to it, so a failure is reported on each page."""
+
+    def add_external_failure(self, url: str, error: str) -> None:
+        """Report a failed external URL on every page that links to it."""
+        for page, source in self.external_uses.get(url, []):
+            self.problems.append(Problem(page, f"external link failed: {error}", url, source))
 
     @property
     def errors(self) -> list[Problem]:
@@ -134,7 +141,7 @@ def check_files(files: Mapping[str, bytes], base_url: str,
     site = _Site(files, base_url)
     report = CheckReport()
     sources = sources or {}
-    external: set[str] = set()
+    external: dict[str, list[tuple[str, str | None]]] = {}
     # First every page's links and anchors (one parse each), then the links: a fragment target is then
     # always parsed already, whichever order the pages come in.
     pages = {path: extract(files[path].decode("utf-8", "replace")) for path in sorted(files)
@@ -149,11 +156,12 @@ def check_files(files: Mapping[str, bytes], base_url: str,
                 report.links += 1
                 _check_url(site, path, "/", url, report, None, external, kind="xml")
     report.external = sorted(external)
+    report.external_uses = external
     return report
 
 
 def _check_page(site: _Site, path: str, found: PageLinks, report: CheckReport, sources: Mapping[str, str],
-                external: set[str]) -> None:
+                external: dict[str, list[tuple[str, str | None]]]) -> None:
     text = site.files[path]
     redirect = b'http-equiv="refresh"' in text
     if not redirect:
@@ -176,7 +184,7 @@ _MISSING = {"img": "missing image", "link": "missing stylesheet or resource", "s
 
 
 def _check_url(site: _Site, path: str, page_url: str, url: str, report: CheckReport, source: str | None,
-               external: set[str], kind: str) -> None:
+               external: dict[str, list[tuple[str, str | None]]], kind: str) -> None:
     written, url = url, url.strip()
     if not url or url.startswith(_SKIP_SCHEMES):
         return
@@ -185,7 +193,8 @@ def _check_url(site: _Site, path: str, page_url: str, url: str, report: CheckRep
     else:
         found = site.resolve(page_url, url)
     if found.outcome == "external":
-        external.add(url)
+        external.setdefault(url, []).append((path, source))
+        return  # never `fine`: every page linking to it is recorded
     elif found.outcome == "outside":
         report.problems.append(Problem(path, f"link outside the site's base path {site.base_path}", url, source))
     elif found.outcome == "missing":
@@ -195,7 +204,7 @@ def _check_url(site: _Site, path: str, page_url: str, url: str, report: CheckRep
         if fragment not in site.anchors_of(found.target):
             report.problems.append(Problem(path, f"missing fragment #{fragment}", url, source))
             return
-    if found.outcome in ("file", "external", "other") and site_wide(written):
+    if found.outcome in ("file", "other") and site_wide(written):
         site.fine.add(written)
 
 

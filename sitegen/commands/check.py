@@ -9,7 +9,6 @@ from pathlib import Path
 from sitegen.build import build_site
 from sitegen.check import check_build, check_directory
 from sitegen.check.external import check_external
-from sitegen.check.internal import Problem
 from sitegen.commands.build import options_from_args
 from sitegen.config import load_config
 
@@ -36,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         cache = args.source / ".sitegen-cache" / "external-links.json"
         for result in check_external(report.external, cache):
             if not result.ok:
-                report.problems.append(Problem("(external)", f"external link failed: {result.error}", result.url))
+                report.add_external_failure(result.url, result.error)
     text = report.format()
     print(text, file=sys.stdout if not report.errors else sys.stderr)
     return 1 if report.errors else 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import re
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -121,3 +122,16 @@ def test_external_links_are_checked_concurrently_and_cached(local_server: str, t
     assert [(r.ok, r.status) for r in results] == [(False, 404), (True, 200)]
     again = check_external(urls, cache, timeout=2, retries=0, per_host_interval=0, now=2000.0)
     assert [r.error for r in again if r.ok] == ["cached"]
+
+
+def test_a_failed_external_link_is_reported_on_each_page_with_its_source_line(
+        local_server: str, make_site: MakeSite, capsys: pytest.CaptureFixture[str]) -> None:
+    gone, ok = f"{local_server}/missing.html", f"{local_server}/ok.html"
+    site = make_site({"content/a.md": f"---\ntitle: A\n---\n\n[gone]({gone}) [ok]({ok})\n",
+                      "content/b.md": f"---\ntitle: B\n---\n[gone]({gone})\n"})
+    assert main(["check", "--external", "--source", str(site)]) == 1
+    err = capsys.readouterr().err
+    groups = {block.split(":\n", 1)[0]: block for block in re.split(r"\n(?=\S)", err)}
+    assert re.search(rf"\d+\. error: external link failed: HTTP 404 {gone} \(content/a\.md:5\)", groups["a/index.html"])
+    assert re.search(rf"\d+\. error: external link failed: HTTP 404 {gone} \(content/b\.md:4\)", groups["b/index.html"])
+    assert "(external)" not in err and ok not in err
