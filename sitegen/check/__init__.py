@@ -2,29 +2,59 @@
 
 from __future__ import annotations
 
+import html
 import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from sitegen.build import BuildResult
 from sitegen.check.internal import CheckReport, Problem, check_files
 from sitegen.content.urls import output_path_for
 
-__all__ = ["CheckReport", "Problem", "check_build", "check_directory", "link_sources"]
+__all__ = ["CheckReport", "Problem", "SourceLines", "check_build", "check_directory", "link_sources"]
 
 
-def link_sources(result: BuildResult) -> dict[str, dict[str, str]]:
-    """Output page -> href -> `content/<file>:<line>` for every link written in Markdown."""
+class SourceLines(Mapping[str, str]):
+    """href -> `content/<file>:<line>` for one page: the links Markdown recorded while rendering, and, on a
+    miss, the first body line that spells the href out (a link written as raw HTML in the Markdown)."""
+
+    def __init__(self, source: str, recorded: dict[str, str], body: str, body_line: int) -> None:
+        self.source = source
+        self.recorded = recorded
+        self.body = body
+        self.body_line = body_line
+
+    def __getitem__(self, href: str) -> str:
+        if href in self.recorded:
+            return self.recorded[href]
+        for spelled in dict.fromkeys((f'"{href}"', f"'{href}'", f'"{html.escape(href)}"')):
+            index = self.body.find(spelled)
+            if index >= 0:
+                line = self.body_line + self.body.count("\n", 0, index)
+                return self.recorded.setdefault(href, f"content/{self.source}:{line}")
+        raise KeyError(href)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.recorded)
+
+    def __len__(self) -> int:
+        return len(self.recorded)
+
+
+def link_sources(result: BuildResult) -> dict[str, Mapping[str, str]]:
+    """Output page -> href -> `content/<file>:<line>` for every link written in a page's Markdown."""
     state = result.state
     if state is None:
         return {}
-    out: dict[str, dict[str, str]] = {}
+    out: dict[str, Mapping[str, str]] = {}
     for source, rendered in state.rendered.items():
         if source not in state.tree.urls:
             continue
-        page = output_path_for(state.tree.urls[source])
-        where = out.setdefault(page, {})
+        recorded: dict[str, str] = {}
         for link in [*rendered.links, *rendered.broken_links]:
-            where.setdefault(link.href, f"content/{source}:{link.line}")
+            recorded.setdefault(link.href, f"content/{source}:{link.line}")
+        page = state.tree.pages[source]
+        out[output_path_for(state.tree.urls[source])] = SourceLines(source, recorded, page.body, page.body_line)
     return out
 
 

@@ -154,7 +154,7 @@ def check_files(files: Mapping[str, bytes], base_url: str,
         elif path.endswith(".xml"):
             for url in xml_urls(files[path].decode("utf-8", "replace")):
                 report.links += 1
-                _check_url(site, path, "/", url, report, None, external, kind="xml")
+                _check_url(site, path, "/", url, report, {}, external, kind="xml")
     report.external = sorted(external)
     report.external_uses = external
     return report
@@ -177,14 +177,15 @@ def _check_page(site: _Site, path: str, found: PageLinks, report: CheckReport, s
     fine = site.fine
     for kind, url in found.links:
         if url not in fine:
-            _check_url(site, path, page_url, url, report, sources.get(url), external, kind=kind)
+            _check_url(site, path, page_url, url, report, sources, external, kind=kind)
 
 
 _MISSING = {"img": "missing image", "link": "missing stylesheet or resource", "script": "missing script"}
 
 
-def _check_url(site: _Site, path: str, page_url: str, url: str, report: CheckReport, source: str | None,
+def _check_url(site: _Site, path: str, page_url: str, url: str, report: CheckReport, sources: Mapping[str, str],
                external: dict[str, list[tuple[str, str | None]]], kind: str) -> None:
+    """Check one link; where it was written (`sources`) is looked up only when there is something to report."""
     written, url = url, url.strip()
     if not url or url.startswith(_SKIP_SCHEMES):
         return
@@ -193,16 +194,17 @@ def _check_url(site: _Site, path: str, page_url: str, url: str, report: CheckRep
     else:
         found = site.resolve(page_url, url)
     if found.outcome == "external":
-        external.setdefault(url, []).append((path, source))
+        external.setdefault(url, []).append((path, sources.get(written)))
         return  # never `fine`: every page linking to it is recorded
     elif found.outcome == "outside":
-        report.problems.append(Problem(path, f"link outside the site's base path {site.base_path}", url, source))
+        report.problems.append(Problem(path, f"link outside the site's base path {site.base_path}", url,
+                                       sources.get(written)))
     elif found.outcome == "missing":
-        report.problems.append(Problem(path, _MISSING.get(kind, "missing page"), url, source))
+        report.problems.append(Problem(path, _MISSING.get(kind, "missing page"), url, sources.get(written)))
     elif found.outcome == "file" and found.fragment and found.target and found.target.endswith(".html"):
         fragment = unquote(found.fragment)
         if fragment not in site.anchors_of(found.target):
-            report.problems.append(Problem(path, f"missing fragment #{fragment}", url, source))
+            report.problems.append(Problem(path, f"missing fragment #{fragment}", url, sources.get(written)))
             return
     if found.outcome in ("file", "other") and site_wide(written):
         site.fine.add(written)
