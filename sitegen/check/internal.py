@@ -118,6 +118,8 @@ class _Site:
         return found
 
     def _resolve(self, page_url: str, url: str) -> _Resolved:
+        if url.startswith(("https://", "http://")) and not (self.origin and url.startswith(self.origin)):
+            return _Resolved("external")  # the common case, without parsing
         parts = urlsplit(url)
         if parts.scheme or url.startswith("//"):
             if not (self.origin and f"{parts.scheme}://{parts.netloc}" == self.origin):
