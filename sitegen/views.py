@@ -108,9 +108,13 @@ class PageView:
         self._state = state
         self._page: Page = state.tree.pages[source]
         self.source = source
+        # Front matter fields of Page (title, date, weight, ...) read as plain attributes: templates read them
+        # hundreds of thousands of times a build, and __getattr__ is the slow path.
+        for name in _PAGE_FIELDS:
+            self.__dict__[name] = getattr(self._page, name)
 
     def __getattr__(self, name: str) -> Any:
-        # Front matter fields of Page (title, date, weight, ...) pass straight through.
+        # Anything else of Page (properties such as `stem`) passes straight through.
         return getattr(self._page, name)
 
     @property
@@ -414,3 +418,7 @@ class SiteView:
     def get_page(self, source: str) -> PageView | None:
         """Look a page up by content path (`about.md`)."""
         return self._state.view(source)
+
+
+_PAGE_FIELDS = tuple(f.name for f in dataclasses.fields(Page) if f.name != "source" and not hasattr(PageView, f.name))
+"""Page fields that PageView does not define itself (its own properties win)."""

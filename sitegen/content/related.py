@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 
 from sitegen.content.taxonomies import Term
@@ -33,8 +34,7 @@ def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str
             for other in members[max(0, at - WINDOW // 2): at + WINDOW // 2 + 1]:
                 if other != source:
                     scores[other] += weight
-    ranked = sorted(scores, key=lambda s: (-scores[s], order.get(s, 0), s))
-    return ranked[:limit]
+    return heapq.nsmallest(limit, scores, key=lambda s: (-scores[s], order.get(s, 0), s))
 
 
 def series_of(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]]) -> list[tuple[Term, list[str]]]:
