@@ -36,28 +36,35 @@ def run(args: argparse.Namespace) -> int:
         print(f"warning: binding {args.host}: the preview (drafts included) is reachable from the network",
               file=sys.stderr)
     port = 8000 if args.port is None else args.port
-    host, bound = session.start(args.host, port, auto_port=args.port is None)
-    if args.port is None and bound != port:
-        say(f"Port {port} is in use; using {bound} instead.")
-    shown = f"[{host}]" if ":" in host else host
-    base = session.state.snapshot.base_path
-    url = f"http://{shown}:{bound}{base}"
-    print(f"Serving {args.source} at {url} (Ctrl-C to stop)", flush=True)
-    if args.open:
-        webbrowser.open(url)
     stopped = threading.Event()
 
     def on_signal(_signum: int, _frame: FrameType | None) -> None:
         stopped.set()
 
-    previous = signal.signal(signal.SIGTERM, on_signal)
+    # Everything from the first build on runs inside `try`: a signal at any moment, even right after the address
+    # is printed, stops the server through `finally`. Until the server runs, SIGTERM raises KeyboardInterrupt
+    # (sitegen.cli), so that it also cuts a long first build short; then it just ends the wait.
+    previous = None
+    started = False
     try:
+        host, bound = session.start(args.host, port, auto_port=args.port is None)
+        started = True
+        previous = signal.signal(signal.SIGTERM, on_signal)
+        if args.port is None and bound != port:
+            say(f"Port {port} is in use; using {bound} instead.")
+        shown = f"[{host}]" if ":" in host else host
+        url = f"http://{shown}:{bound}{session.state.snapshot.base_path}"
+        print(f"Serving {args.source} at {url} (Ctrl-C to stop)", flush=True)
+        if args.open:
+            webbrowser.open(url)
         while not stopped.wait(0.2):
             pass
     except KeyboardInterrupt:
         pass
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         session.stop()
-        say("Stopped.")
+        if started:
+            say("Stopped.")
     return 0
