@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 import http.server
+import itertools
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -134,3 +136,31 @@ def test_a_failed_external_link_is_reported_on_each_page_with_its_source_line(
     assert re.search(rf"\d+\. error: external link failed: HTTP 404 {gone} \(content/a\.md:5\)", groups["a/index.html"])
     assert re.search(rf"\d+\. error: external link failed: HTTP 404 {gone} \(content/b\.md:4\)", groups["b/index.html"])
     assert "(external)" not in err and ok not in err
+
+
+def test_external_check_retries_server_errors_and_spaces_requests_to_one_host() -> None:
+    seen: list[tuple[str, float]] = []
+
+    class Flaky(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_HEAD(self) -> None:  # noqa: N802
+            seen.append((self.path, time.monotonic()))
+            first = sum(1 for path, _ in seen if path == self.path) == 1
+            self.send_response(503 if first and self.path == "/flaky" else 200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Flaky)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        results = check_external([f"{base}/flaky", f"{base}/a", f"{base}/b"], None, timeout=2, retries=1,
+                                 per_host_interval=0.15)
+    finally:
+        server.shutdown()
+    assert [(r.url.rsplit("/", 1)[1], r.ok) for r in results] == [("a", True), ("b", True), ("flaky", True)]
+    assert [path for path, _ in seen].count("/flaky") == 2, "a 503 is retried"
+    times = sorted(t for _, t in seen)
+    assert all(later - earlier >= 0.1 for earlier, later in itertools.pairwise(times)), "one request per interval"
