@@ -37,6 +37,7 @@ def start(site: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_signal_stops_within_a_second_and_frees_the_port(make_site: MakeSite, sig: int) -> None:
     site = make_site(SITE)
+    before = sorted(p.relative_to(site) for p in site.rglob("*"))
     proc, url = start(site, "--port", "0")
     assert urllib.request.urlopen(url).status == 200  # noqa: S310 - loopback only
     port = int(url.rsplit(":", 1)[1].split("/")[0])
@@ -49,7 +50,7 @@ def test_signal_stops_within_a_second_and_frees_the_port(make_site: MakeSite, si
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", port))
         sock.listen()
-    assert not (site / "public").exists(), "serve never writes into the site folder"
+    assert sorted(p.relative_to(site) for p in site.rglob("*")) == before, "serve never writes into the site folder"
 
 
 def test_port_in_use_is_a_clear_error(make_site: MakeSite) -> None:
