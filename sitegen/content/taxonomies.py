@@ -38,7 +38,7 @@ def collect_taxonomies(tree: ContentTree, names: tuple[str, ...]) -> dict[str, d
                 if not slug:
                     continue
                 term = result[taxonomy].setdefault(slug, Term(taxonomy, value.strip(), slug))
-                if source not in term.pages:
+                if not term.pages or term.pages[-1] != source:  # pages come one at a time: no list scan
                     term.pages.append(source)
     order = {source: i for i, source in enumerate(tree.regular)}
     for terms in result.values():
