@@ -289,12 +289,12 @@ class PageView:
     @cached_property
     def taxonomies(self) -> dict[str, list[TermView]]:
         """The page's terms per taxonomy."""
-        from sitegen.content.urls import slugify
+        from sitegen.content.urls import term_slug
 
         out: dict[str, list[TermView]] = {}
         for name, values in self._page.taxonomies.items():
             terms = self._state.taxonomies.get(name, {})
-            out[name] = [self._state.term_view(terms[s]) for s in dict.fromkeys(slugify(v) for v in values)
+            out[name] = [self._state.term_view(terms[s]) for s in dict.fromkeys(term_slug(v) for v in values)
                          if s in terms]
         return out
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 from sitegen.content.taxonomies import Term
 from sitegen.content.tree import ContentTree
-from sitegen.content.urls import slugify
+from sitegen.content.urls import term_slug
 
 WEIGHTS = {"categories": 2, "tags": 1}
 """How much one shared term of each taxonomy counts."""
@@ -23,7 +23,7 @@ def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str
     for taxonomy, weight in WEIGHTS.items():
         terms = taxonomies.get(taxonomy, {})
         for value in page.taxonomies.get(taxonomy, []):
-            term = terms.get(slugify(value))
+            term = terms.get(term_slug(value))
             if term is None:
                 continue
             members = term.pages
@@ -43,7 +43,7 @@ def series_of(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Te
     terms = taxonomies.get("series", {})
     out = []
     for value in page.taxonomies.get("series", []):
-        term = terms.get(slugify(value))
+        term = terms.get(term_slug(value))
         if term is not None:
             out.append((term, list(reversed(term.pages))))
     return out

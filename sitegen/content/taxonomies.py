@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sitegen.content.tree import ContentTree
-from sitegen.content.urls import slugify
+from sitegen.content.urls import term_slug
 
 
 @dataclass
@@ -34,7 +34,7 @@ def collect_taxonomies(tree: ContentTree, names: tuple[str, ...]) -> dict[str, d
         page = tree.pages[source]
         for taxonomy in names:
             for value in page.taxonomies.get(taxonomy, []):
-                slug = slugify(value)
+                slug = term_slug(value)
                 if not slug:
                     continue
                 term = result[taxonomy].setdefault(slug, Term(taxonomy, value.strip(), slug))

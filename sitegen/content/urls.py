@@ -10,6 +10,7 @@ from functools import lru_cache
 from urllib.parse import quote, unquote
 
 _DROP = re.compile(r"[^\w\s-]", re.UNICODE)
+_DROP_TERM = re.compile(r"[^\w\s.-]", re.UNICODE)
 _DASHES = re.compile(r"[\s_-]+", re.UNICODE)
 _PATTERN_TOKEN = re.compile(r":(year|month|day|slug|section|title|filename)")
 
@@ -32,6 +33,15 @@ def slugify(text: str) -> str:
     text = nfc(text).strip().casefold()
     text = _DROP.sub("", text)
     return _DASHES.sub("-", text).strip("-")
+
+
+@lru_cache(maxsize=16384)
+def term_slug(text: str) -> str:
+    """A taxonomy term's slug: like `slugify`, but dots inside stay, as Hugo keeps them (`Python 3.12` ->
+    `python-3.12`, `1.10` and `11.0` stay apart); leading and trailing dots go, so no slug is `.` or `..`."""
+    text = nfc(text).strip().casefold()
+    text = _DROP_TERM.sub("", text)
+    return _DASHES.sub("-", text).strip("-.")
 
 
 def slugify_path_part(text: str) -> str:

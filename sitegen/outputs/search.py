@@ -13,7 +13,7 @@ import pickle
 
 from sitegen.content.page import Page
 from sitegen.content.text import plain_text
-from sitegen.content.urls import slugify
+from sitegen.content.urls import term_slug
 from sitegen.outputs import OutputContext
 from sitegen.views import SiteState
 
@@ -53,7 +53,7 @@ def _term_names(state: SiteState, page: Page) -> list[str]:
     names: list[str] = []
     for taxonomy in ("categories", "tags"):
         terms = state.taxonomies.get(taxonomy, {})
-        slugs = dict.fromkeys(slugify(v) for v in page.taxonomies.get(taxonomy, []))
+        slugs = dict.fromkeys(term_slug(v) for v in page.taxonomies.get(taxonomy, []))
         names += [terms[s].name for s in slugs if s in terms]
     return names
 

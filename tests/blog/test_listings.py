@@ -113,3 +113,14 @@ def test_home_leaves_out_hidden_pages_in_default_theme(make_site: MakeSite) -> N
     result = build(site)
     assert "Visible post" in html(result, "index.html") and "Secret post" not in html(result, "index.html")
     assert "Secret post" in html(result, "posts/index.html")
+
+
+def test_term_slugs_keep_inner_dots_as_hugo_does(make_site: MakeSite) -> None:
+    site = make_site({
+        "content/posts/a.md": "---\ntitle: A\ndate: 2024-01-01\ntags: [\"1.10\", Python 3.12, ..hidden]\n---\nA\n",
+        "content/posts/b.md": "---\ntitle: B\ndate: 2024-01-02\ntags: [\"11.0\"]\n---\nB\n",
+    })
+    files = build(site).files
+    for path in ("tags/1.10/index.html", "tags/11.0/index.html", "tags/python-3.12/index.html",
+                 "tags/hidden/index.html"):
+        assert path in files, path
