@@ -104,7 +104,10 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
     """Save-to-new-content and template-save-to-reload times of `sitegen serve`, and its RSS."""
     sys.path.insert(0, str(REPO))
     from sitegen.build import BuildOptions
+    from sitegen.parallel import tune_gc_for_builds
     from sitegen.serve.session import ServeSession
+
+    tune_gc_for_builds()  # as `sitegen serve` does
 
     session = ServeSession(BuildOptions(source=site), say=lambda _m: None)
     _, port = session.start("127.0.0.1", 0, auto_port=False)

@@ -63,6 +63,7 @@ class SiteState:
     """Synthesized term-page source -> its Term."""
     reads: set[str] | None = None
     """While one page renders: the pages whose content (not just metadata) it read."""
+    _term_views: dict[tuple[str, str], TermView] = field(default_factory=dict, repr=False)
     _meta_keys: dict[str, str] = field(default_factory=dict, repr=False)
     _body_keys: dict[str, str] = field(default_factory=dict, repr=False)
     publications: Any = ()
@@ -81,8 +82,12 @@ class SiteState:
         return self.views[source]
 
     def term_view(self, term: Term) -> TermView:
-        """The view of a taxonomy term."""
-        return TermView(self, term)
+        """The (cached) view of a taxonomy term."""
+        key = (term.taxonomy, term.slug)
+        view = self._term_views.get(key)
+        if view is None or view.term is not term:
+            view = self._term_views[key] = TermView(self, term)
+        return view
 
     def meta_key(self, source: str) -> str:
         """Digest of a page's URL and metadata (everything but its body), computed once per build."""
@@ -109,9 +114,9 @@ class PageView:
         self._page: Page = state.tree.pages[source]
         self.source = source
         # Front matter fields of Page (title, date, weight, ...) read as plain attributes: templates read them
-        # hundreds of thousands of times a build, and __getattr__ is the slow path.
-        for name in _PAGE_FIELDS:
-            self.__dict__[name] = getattr(self._page, name)
+        # hundreds of thousands of times a build, and __getattr__ is the slow path. One dict update, minus the
+        # names PageView defines itself (an instance entry would hide its methods and cached properties).
+        self.__dict__.update({k: v for k, v in self._page.__dict__.items() if k not in _VIEW_NAMES})
 
     def __getattr__(self, name: str) -> Any:
         # Anything else of Page (properties such as `stem`) passes straight through.
@@ -420,5 +425,5 @@ class SiteView:
         return self._state.view(source)
 
 
-_PAGE_FIELDS = tuple(f.name for f in dataclasses.fields(Page) if f.name != "source" and not hasattr(PageView, f.name))
-"""Page fields that PageView does not define itself (its own properties win)."""
+_VIEW_NAMES = frozenset(dir(PageView)) | {"source", "_state", "_page"}
+"""Names PageView defines itself: its own properties, methods and cached properties win over Page's fields."""

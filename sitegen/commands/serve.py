@@ -11,6 +11,7 @@ from pathlib import Path
 from types import FrameType
 
 from sitegen.build import BuildOptions
+from sitegen.parallel import tune_gc_for_builds
 from sitegen.serve.server import is_loopback
 from sitegen.serve.session import ServeSession
 
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C or SIGTERM."""
     say = (lambda _msg: None) if args.quiet else (lambda msg: print(msg, flush=True))
     options = BuildOptions(source=args.source, drafts=args.drafts, future=args.future)
+    tune_gc_for_builds()
     session = ServeSession(options, reload=not args.no_reload, say=say)
     if not is_loopback(args.host):
         print(f"warning: binding {args.host}: the preview (drafts included) is reachable from the network",
