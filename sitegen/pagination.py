@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +61,7 @@ class Paginator:
         return self.url_for(self.path_of(number))
 
 
-def paginate(items: list[Any], per_page: int, base_path: str, url_for: Any) -> list[Paginator]:
+def paginate(items: Sequence[Any], per_page: int, base_path: str, url_for: Any) -> list[Paginator]:
     """Split `items` into pages; an empty list still gives one (empty) page."""
-    chunks = [items[i:i + per_page] for i in range(0, len(items), per_page)] or [[]]
+    chunks = [list(items[i:i + per_page]) for i in range(0, len(items), per_page)] or [[]]
     return [Paginator(chunk, n + 1, len(chunks), len(items), base_path, url_for) for n, chunk in enumerate(chunks)]

@@ -9,9 +9,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import posixpath
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, overload
 
 from markupsafe import Markup, escape
 
@@ -268,7 +269,7 @@ class PageView:
         return self._state.view(self._state.tree.next.get(self.source))
 
     @cached_property
-    def pages(self) -> list[PageView]:
+    def pages(self) -> ViewList:
         """For home and sections: the pages listed, newest first (home: every regular page)."""
         tree = self._state.tree
         term = self._state.term_of(self.source)
@@ -281,7 +282,7 @@ class PageView:
             sources = section.pages if section else []
         else:
             sources = []
-        return [v for v in (self._state.view(s) for s in sources) if v is not None]
+        return ViewList(self._state, sources)
 
     @cached_property
     def sections(self) -> list[PageView]:
@@ -345,6 +346,39 @@ class PageView:
                 for rel, out in sorted(self._state.tree.resources.items()) if rel.startswith(folder)]
 
 
+class ViewList(Sequence["PageView"]):
+    """Pages of a list as views, made when read: a paginated list of thousands renders ten of them."""
+
+    def __init__(self, state: SiteState, sources: list[str]) -> None:
+        self._state = state
+        self._sources = [s for s in sources if s in state.tree.pages]
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    @overload
+    def __getitem__(self, index: int) -> PageView: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[PageView]: ...
+
+    def __getitem__(self, index: int | slice) -> PageView | list[PageView]:
+        if isinstance(index, slice):
+            return [self._view(s) for s in self._sources[index]]
+        return self._view(self._sources[index])
+
+    def __iter__(self) -> Iterator[PageView]:
+        return (self._view(s) for s in self._sources)
+
+    def __add__(self, other: Iterable[PageView]) -> list[PageView]:
+        return [*self, *other]
+
+    def _view(self, source: str) -> PageView:
+        view = self._state.view(source)
+        assert view is not None
+        return view
+
+
 class TermView:
     """A taxonomy term as templates see it."""
 
@@ -372,8 +406,8 @@ class TermView:
         return len(self.term.pages)
 
     @cached_property
-    def pages(self) -> list[PageView]:
-        return [v for v in (self._state.view(s) for s in self.term.pages) if v is not None]
+    def pages(self) -> ViewList:
+        return ViewList(self._state, self.term.pages)
 
 
 class SiteView:

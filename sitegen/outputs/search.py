@@ -33,9 +33,15 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
     plan: list[tuple[str, list[str]]] = pickle.loads(ctx.memo.blob(  # noqa: S301 - our own memo
         f"search-plan:{ctx.meta_key}", functools.partial(_plan, state)))
     entries: list[bytes] = []
+    blobs, used = ctx.memo.blobs, ctx.memo.used_blobs  # the loop runs once per page: no call per lookup
     for source, terms in plan:
         key = f"search:{state.meta_key(source)}:{state.body_key(source)}:{chars}:{terms!r}"
-        entries.append(ctx.memo.blob(key, functools.partial(_entry, state, source, terms, chars)))
+        entry = blobs.get(key)
+        if entry is None:
+            entry = ctx.memo.blob(key, functools.partial(_entry, state, source, terms, chars))
+        else:
+            used.add(key)
+        entries.append(entry)
     return {"search/index.json": b'{"pages":[' + b",".join(entries) + b"]}"}
 
 
