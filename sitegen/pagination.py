@@ -11,8 +11,8 @@ from typing import Any
 class Paginator:
     """One page of a paginated list, as templates see it (`paginator.pages`, `paginator.next_url`, ...)."""
 
-    pages: list[Any]
-    """The items on this page."""
+    pages: Sequence[Any]
+    """The items on this page (a lazy ViewList slice for page lists: views are made when rendered)."""
     number: int
     """1-based page number."""
     total_pages: int
@@ -63,5 +63,5 @@ class Paginator:
 
 def paginate(items: Sequence[Any], per_page: int, base_path: str, url_for: Any) -> list[Paginator]:
     """Split `items` into pages; an empty list still gives one (empty) page."""
-    chunks = [list(items[i:i + per_page]) for i in range(0, len(items), per_page)] or [[]]
+    chunks: list[Sequence[Any]] = [items[i:i + per_page] for i in range(0, len(items), per_page)] or [[]]
     return [Paginator(chunk, n + 1, len(chunks), len(items), base_path, url_for) for n, chunk in enumerate(chunks)]

@@ -349,9 +349,9 @@ class PageView:
 class ViewList(Sequence["PageView"]):
     """Pages of a list as views, made when read: a paginated list of thousands renders ten of them."""
 
-    def __init__(self, state: SiteState, sources: list[str]) -> None:
+    def __init__(self, state: SiteState, sources: list[str], *, checked: bool = False) -> None:
         self._state = state
-        self._sources = [s for s in sources if s in state.tree.pages]
+        self._sources = sources if checked else [s for s in sources if s in state.tree.pages]
 
     def __len__(self) -> int:
         return len(self._sources)
@@ -360,12 +360,15 @@ class ViewList(Sequence["PageView"]):
     def __getitem__(self, index: int) -> PageView: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[PageView]: ...
+    def __getitem__(self, index: slice) -> ViewList: ...
 
-    def __getitem__(self, index: int | slice) -> PageView | list[PageView]:
+    def __getitem__(self, index: int | slice) -> PageView | ViewList:
         if isinstance(index, slice):
-            return [self._view(s) for s in self._sources[index]]
+            return ViewList(self._state, self._sources[index], checked=True)
         return self._view(self._sources[index])
+
+    def __repr__(self) -> str:
+        return f"<ViewList of {len(self._sources)} pages>"
 
     def __iter__(self) -> Iterator[PageView]:
         return (self._view(s) for s in self._sources)
