@@ -22,7 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sitegen.content.page import parse_page
+from sitegen.content.page import Page, parse_page
 from sitegen.content.sources import SourceFile, read_text
 from sitegen.content.urls import nfc
 from sitegen.errors import SitegenError
@@ -77,7 +77,7 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     basis, state = previous.basis, previous.state
     if basis is None or state is None or not changed:
         return None
-    edited: dict[str, Any] = {}
+    edited: dict[str, Page] = {}
     for path in changed:
         source = basis.source_of(path)
         if source is None or source.rel not in state.tree.pages or source.rel in basis.page_context:
