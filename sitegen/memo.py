@@ -11,6 +11,7 @@ import copy
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sitegen.content.page import Page
 from sitegen.markdown import Rendered
@@ -67,6 +68,8 @@ class BuildMemo:
     """Whether this build added anything (a clean warm build need not rewrite the cache)."""
     _readers: dict[str, set[str]] | None = field(default=None, repr=False)
     """Page source -> output units that read its content (a superset; see `units_reading`)."""
+    transient: dict[str, Any] = field(default_factory=dict, repr=False)
+    """What a generator keeps for the next build in this process (the dev server); never in the build cache."""
 
     def begin(self, config_key: str) -> None:
         """Start a build: forget everything when the configuration changed."""
@@ -75,6 +78,7 @@ class BuildMemo:
             self.markdown.clear()
             self.outputs.clear()
             self.blobs.clear()  # summaries, feeds, search entries and PDFs depend on the config too
+            self.transient.clear()
             self.config_key = config_key
         for used in (self.used_pages, self.used_markdown, self.used_outputs, self.used_blobs):
             used.clear()
@@ -127,7 +131,13 @@ class BuildMemo:
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
         state["_readers"] = None  # derived; not worth a place in the build cache
+        state["transient"] = {}
         return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self.__dict__.setdefault("transient", {})  # caches written before these existed
+        self.__dict__.setdefault("_readers", None)
 
     def blob(self, key: str, make: Callable[[], bytes]) -> bytes:
         """An expensive derived file, made once per distinct input."""

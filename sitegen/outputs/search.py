@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import pickle
+from dataclasses import dataclass
 
 from sitegen.content.page import Page
 from sitegen.content.text import plain_text
@@ -30,19 +31,43 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
     chars = chars if isinstance(chars, int) and not isinstance(chars, bool) and chars >= 0 else DEFAULT_CHARS
     # Which pages are listed, in what order and with which terms depends on metadata only: planned once per
     # metadata key, so an edit to one page's text rebuilds one entry and joins the rest.
+    plan_key = f"search-plan:{ctx.meta_key}"
     plan: list[tuple[str, list[str]]] = pickle.loads(ctx.memo.blob(  # noqa: S301 - our own memo
-        f"search-plan:{ctx.meta_key}", functools.partial(_plan, state)))
-    entries: list[bytes] = []
-    blobs, used = ctx.memo.blobs, ctx.memo.used_blobs  # the loop runs once per page: no call per lookup
-    for source, terms in plan:
-        key = f"search:{state.meta_key(source)}:{state.body_key(source)}:{chars}:{terms!r}"
-        entry = blobs.get(key)
-        if entry is None:
-            entry = ctx.memo.blob(key, functools.partial(_entry, state, source, terms, chars))
-        else:
-            used.add(key)
-        entries.append(entry)
+        plan_key, functools.partial(_plan, state)))
+    bodies = [state.body_key(source) for source, _ in plan]
+    # The dev server's next edit: same plan, so only entries whose body changed are made again.
+    last: _Index | None = ctx.memo.transient.get("search")
+    if last is not None and (last.plan_key, last.chars) == (plan_key, chars):
+        entries = list(last.entries)
+        for i, (body, old) in enumerate(zip(bodies, last.bodies, strict=True)):
+            if body != old:
+                entries[i] = _cached_entry(ctx, state, *plan[i], body, chars)
+    else:
+        entries = [_cached_entry(ctx, state, source, terms, body, chars)
+                   for (source, terms), body in zip(plan, bodies, strict=True)]
+    ctx.memo.transient["search"] = _Index(plan_key, chars, bodies, entries)
     return {"search/index.json": b'{"pages":[' + b",".join(entries) + b"]}"}
+
+
+@dataclass(frozen=True)
+class _Index:
+    """The last index made in this process: its plan, the page bodies it saw, and its entries in order."""
+
+    plan_key: str
+    chars: int
+    bodies: list[str]
+    entries: list[bytes]
+
+
+def _cached_entry(ctx: OutputContext, state: SiteState, source: str, terms: list[str], body: str,
+                  chars: int) -> bytes:
+    """A page's entry from the memo, made when its metadata, body, terms or length are new."""
+    key = f"search:{state.meta_key(source)}:{body}:{chars}:{terms!r}"
+    entry = ctx.memo.blobs.get(key)
+    if entry is None:
+        return ctx.memo.blob(key, functools.partial(_entry, state, source, terms, chars))
+    ctx.memo.used_blobs.add(key)
+    return entry
 
 
 def _plan(state: SiteState) -> bytes:

@@ -69,3 +69,14 @@ def test_after_a_failed_build_the_next_one_is_full(serve: Serve) -> None:
         time.sleep(0.02)
     assert run.session.quick_builds == 0
     _assert_clean(run)
+
+
+def test_config_edits_between_text_edits_leave_no_stale_search_entries(serve: Serve) -> None:
+    run = serve(POSTS, layouts=False)
+    post = run.site / "content/posts/p4.md"
+    _settle(run, lambda: post.write_text(post.read_text() + "\nFirst edit.\n"))
+    config = run.site / "sitegen.yaml"
+    _settle(run, lambda: config.write_text(config.read_text() + "search: {content_chars: 12}\n"))
+    _settle(run, lambda: post.write_text(post.read_text() + "\nSecond edit.\n"))
+    assert run.session.quick_builds == 2
+    _assert_clean(run)
