@@ -26,7 +26,6 @@ from sitegen.content.page import Page, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_text
 from sitegen.content.taxonomies import collect_taxonomies
 from sitegen.content.tree import ContentTree, assemble_tree
-from sitegen.cv.bibtex import parse_bibtex
 from sitegen.cv.publication import Publication
 from sitegen.cv.pubpage import plan_publications
 from sitegen.cv.site import cv_files, plan_cv
@@ -162,6 +161,8 @@ def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path, memo: B
 
 def _parse_bibtex(memo: BuildMemo, text: str, path: str) -> tuple[list[Publication], list[SitegenError]]:
     """parse_bibtex, once per distinct file text (pylatexenc takes ~1 ms an entry)."""
+    from sitegen.cv.bibtex import parse_bibtex  # bibtexparser is loaded only for sites with .bib files
+
     blob = memo.blob(f"bibtex:{digest(path + chr(0) + text)}", lambda: pickle.dumps(parse_bibtex(text, path)))
     result: tuple[list[Publication], list[SitegenError]] = pickle.loads(blob)  # noqa: S301 - our own memo
     return result

@@ -15,7 +15,6 @@ import yaml
 
 from sitegen.config import SiteConfig
 from sitegen.content.sources import SourceFile, read_text
-from sitegen.cv.bibtex import parse_bibtex
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
 from sitegen.errors import ConfigError, ContentError, SitegenError
@@ -164,10 +163,10 @@ def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], lis
 
 
 def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = "sitegen.yaml",
-                    parse: Callable[[str, str], BibResult] = parse_bibtex) -> BibResult:
+                    parse: Callable[[str, str], BibResult] | None = None) -> BibResult:
     """The publications of every .bib file (`paths`, else `data/*.bib` by name); all errors of all files.
 
-    `parse(text, path)` is `parse_bibtex`, or a memoized version of it (the build's).
+    `parse(text, path)` is `parse_bibtex` (the default), or a memoized version of it (the build's).
     """
     if paths is None:
         data_dir = site_dir / "data"
@@ -176,6 +175,12 @@ def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = 
     publications: list[Publication] = []
     errors: list[SitegenError] = []
     first: dict[str, Publication] = {}
+    if parse is None:
+        if not paths:
+            return publications, errors
+        from sitegen.cv.bibtex import parse_bibtex  # bibtexparser is loaded only for sites with .bib files
+
+        parse = parse_bibtex
     for label in paths:
         folder, _, name = label.rpartition("/")
         if not (site_dir / label).is_file():

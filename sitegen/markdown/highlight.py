@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from html import escape
+from typing import TYPE_CHECKING
 
-from pygments import highlight as pygments_highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
+if TYPE_CHECKING:  # Pygments is imported on the first code block, not by every build that has none to render
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexer import Lexer
 
 _OPTS = re.compile(r"\{(.*)\}\s*$")
 _PAIR = re.compile(r"(\w+)\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^\s,]+)")
@@ -18,6 +17,9 @@ _PAIR = re.compile(r"(\w+)\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^\s,]+)")
 
 @lru_cache(maxsize=256)
 def _lexer(lang: str) -> Lexer | None:
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
     try:
         return get_lexer_by_name(lang, stripnl=False, ensurenl=True)
     except ClassNotFound:
@@ -49,6 +51,8 @@ def _hl_lines(spec: str) -> list[int]:
 
 @lru_cache(maxsize=64)
 def _formatter(linenos: bool, hl_lines: tuple[int, ...], start: int) -> HtmlFormatter:
+    from pygments.formatters import HtmlFormatter
+
     return HtmlFormatter(nowrap=False, wrapcode=True, cssclass="highlight",
                          linenos="inline" if linenos else False, hl_lines=list(hl_lines), linenostart=start)
 
@@ -69,5 +73,7 @@ def highlight_code(code: str, info: str) -> str:
     linenos = options.get("linenos", "false").lower() in ("true", "table", "inline")
     start = int(options["linenostart"]) if options.get("linenostart", "").isdigit() else 1
     formatter = _formatter(linenos, tuple(_hl_lines(options.get("hl_lines", ""))), start)
+    from pygments import highlight as pygments_highlight
+
     html = pygments_highlight(code, lexer, formatter)
     return html.replace('<div class="highlight">', f'<div class="highlight" data-lang="{label}">', 1)
