@@ -8,7 +8,7 @@ import itertools
 from xml.sax.saxutils import escape, quoteattr
 
 from sitegen.content.dates import iso
-from sitegen.memo import digest
+from sitegen.memo import BuildMemo, digest
 from sitegen.outputs import OutputContext
 from sitegen.outputs.absolute import absolutize
 from sitegen.views import PageView, SiteState
@@ -64,20 +64,26 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
         key = digest("\x00".join([ctx.memo.config_key, path, title, str(full), repr(state.build_date)] + [
             f"{state.meta_key(v.source)}|{state.body_key(v.source)}" for v in views]))
         out[path] = ctx.memo.blob(f"feed:{key}", functools.partial(_feed_bytes, state, "/" + path, title, views,
-                                                                   full))
+                                                                   full, ctx.memo))
     return out
 
 
-def _feed_bytes(state: SiteState, path: str, title: str, views: list[PageView], full: bool) -> bytes:
-    return render_feed(state, path, title, views, full).encode("utf-8")
+def _feed_bytes(state: SiteState, path: str, title: str, views: list[PageView], full: bool,
+                memo: BuildMemo) -> bytes:
+    return render_feed(state, path, title, views, full, memo).encode("utf-8")
 
 
 def _updated(view: PageView) -> dt.datetime:
     return view.lastmod or view.date
 
 
-def render_feed(state: SiteState, path: str, title: str, views: list[PageView], full: bool) -> str:
-    """One Atom document. `updated` comes from the entries, never the wall clock."""
+def render_feed(state: SiteState, path: str, title: str, views: list[PageView], full: bool,
+                memo: BuildMemo | None = None) -> str:
+    """One Atom document. `updated` comes from the entries, never the wall clock.
+
+    With a memo, each entry is made once for all the feeds that list it (a post is in the site's feed, its
+    section's and each of its terms'), and again only when its page changes.
+    """
     urls = state.urls
     config = state.config
     feed_url = urls.absurl(path)
@@ -99,22 +105,35 @@ def render_feed(state: SiteState, path: str, title: str, views: list[PageView], 
     ]
     origin = urls.absurl("/")[: -len(config.base_path)] if config.site_origin else ""
     for view in views:
-        body = str(view.content) if full else str(view.summary)
-        body = absolutize(body, view.permalink, origin)
-        lines += [
-            "  <entry>",
-            f"    <title>{escape(view.title)}</title>",
-            f"    <id>{escape(view.permalink)}</id>",
-            f"    <link rel=\"alternate\" type=\"text/html\" href={quoteattr(view.permalink)}/>",
-            f"    <published>{iso(view.date)}</published>",
-            f"    <updated>{iso(_updated(view))}</updated>",
-        ]
-        for term in view.categories + view.tags:
-            lines.append(f"    <category term={quoteattr(term.name)}/>")
-        summary = absolutize(str(view.summary), view.permalink, origin)
-        lines.append(f"    <summary type=\"html\">{escape(summary)}</summary>")
-        if full:
-            lines.append(f"    <content type=\"html\">{escape(body)}</content>")
-        lines.append("  </entry>")
+        terms = [term.name for term in view.categories + view.tags]
+        if memo is None:
+            lines.append(_entry(view, terms, full, origin))
+        else:
+            key = f"feed-entry:{state.meta_key(view.source)}:{state.body_key(view.source)}:{full}:{terms!r}"
+            lines.append(memo.blob(key, functools.partial(_entry_bytes, view, terms, full, origin)).decode())
     lines.append("</feed>")
     return "\n".join(lines) + "\n"
+
+
+def _entry_bytes(view: PageView, terms: list[str], full: bool, origin: str) -> bytes:
+    return _entry(view, terms, full, origin).encode("utf-8")
+
+
+def _entry(view: PageView, terms: list[str], full: bool, origin: str) -> str:
+    """One `<entry>`, with links and images made absolute."""
+    lines = [
+        "  <entry>",
+        f"    <title>{escape(view.title)}</title>",
+        f"    <id>{escape(view.permalink)}</id>",
+        f"    <link rel=\"alternate\" type=\"text/html\" href={quoteattr(view.permalink)}/>",
+        f"    <published>{iso(view.date)}</published>",
+        f"    <updated>{iso(_updated(view))}</updated>",
+    ]
+    lines += [f"    <category term={quoteattr(name)}/>" for name in terms]
+    summary = absolutize(str(view.summary), view.permalink, origin)
+    lines.append(f"    <summary type=\"html\">{escape(summary)}</summary>")
+    if full:
+        body = absolutize(str(view.content), view.permalink, origin)
+        lines.append(f"    <content type=\"html\">{escape(body)}</content>")
+    lines.append("  </entry>")
+    return "\n".join(lines)
