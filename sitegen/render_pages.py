@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import jinja2.bccache
 
 from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
@@ -19,7 +18,7 @@ from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BuildMemo, digest
 from sitegen.pagination import paginate
 from sitegen.parallel import fork_map, worker_count
-from sitegen.templates import MissingTemplate, make_environment, select_template, template_error
+from sitegen.templates import MemoBytecodeCache, MissingTemplate, make_environment, select_template, template_error
 from sitegen.views import PageView, SiteState, SiteView
 
 NOT_FOUND = "_special/404"
@@ -143,26 +142,6 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
         files[item.path] = body
     raise_if_any([_relative(e, site_dir, themes) for e in errors])
     return files
-
-
-class MemoBytecodeCache(jinja2.BytecodeCache):
-    """Compiled templates kept in the build memo (so the dev server and the build cache compile a template
-    once per version of its source); Jinja checks each entry's checksum and Python magic before using it."""
-
-    def __init__(self, memo: BuildMemo) -> None:
-        self.memo = memo
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        """Fill the bucket from the memo when this exact source was compiled before."""
-        key = f"jinja:{bucket.key}:{bucket.checksum}"
-        data = self.memo.blobs.get(key)
-        if data is not None:
-            self.memo.used_blobs.add(key)
-            bucket.bytecode_from_string(data)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        """Remember a freshly compiled template."""
-        self.memo.blob(f"jinja:{bucket.key}:{bucket.checksum}", bucket.bytecode_to_string)
 
 
 def _compile_templates(env: jinja2.Environment) -> None:

@@ -6,15 +6,19 @@ import datetime as dt
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
+import jinja2.bccache
 from markupsafe import Markup
 
 import sitegen
 from sitegen.config import SiteConfig
 from sitegen.content.urls import encode_href, join_url
 from sitegen.errors import ConfigError, TemplateError
+
+if TYPE_CHECKING:
+    from sitegen.memo import BuildMemo
 
 _ZH_MONTHS = "一二三四五六七八九十"
 
@@ -144,3 +148,23 @@ def template_error(exc: BaseException, page_label: str) -> TemplateError:
     kind = "undefined variable" if isinstance(exc, jinja2.UndefinedError) else type(exc).__name__
     return TemplateError(f"{kind}: {exc}", path=path, line=line, causes=[f"while rendering {page_label}"],
                          hint="fix the template, or guard optional values with `is defined`")
+
+
+class MemoBytecodeCache(jinja2.BytecodeCache):
+    """Compiled templates kept in the build memo (so the dev server and the build cache compile a template
+    once per version of its source); Jinja checks each entry's checksum and Python magic before using it."""
+
+    def __init__(self, memo: BuildMemo) -> None:
+        self.memo = memo
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Fill the bucket from the memo when this exact source was compiled before."""
+        key = f"jinja:{bucket.key}:{bucket.checksum}"
+        data = self.memo.blobs.get(key)
+        if data is not None:
+            self.memo.used_blobs.add(key)
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Remember a freshly compiled template."""
+        self.memo.blob(f"jinja:{bucket.key}:{bucket.checksum}", bucket.bytecode_to_string)
