@@ -82,7 +82,7 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
     env = make_environment(search_path, state.config, lambda text: renderer.render(text).html,
                            bytecode_cache=MemoBytecodeCache(memo))
     page_context = page_context or {}
-    key = digest(site_key + layouts_digest(search_path) + _meta_digest(state))
+    key = digest(site_key + layouts_digest(search_path) + state.metadata_digest())
 
     def body_digest(source: str) -> str | None:
         return state.body_key(source) if source in state.tree.pages else None
@@ -190,11 +190,6 @@ def layouts_digest(search_path: list[Path]) -> str:
                 if path.is_file():
                     parts.append(f"{root}:{path.relative_to(root).as_posix()}:{digest(path.read_bytes())}")
     return digest("\n".join(parts))
-
-
-def _meta_digest(state: SiteState) -> str:
-    """Digest of every page's metadata and URL (not bodies): what listings, menus and neighbours can show."""
-    return digest("\n".join(state.meta_key(s) for s in sorted(state.tree.pages)))
 
 
 def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,

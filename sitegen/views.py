@@ -90,6 +90,17 @@ class SiteState:
             view = self._term_views[key] = TermView(self, term)
         return view
 
+    def metadata_digest(self) -> str:
+        """Digest of every page's metadata and URL (not bodies): what listings, menus and neighbours can show."""
+        return digest("\n".join(self.meta_key(s) for s in sorted(self.tree.pages)))
+
+    def release(self) -> None:
+        """Drop the cached views, which point back at this state: without the cycle, a state that is no
+        longer used is freed at once rather than at the next full collection (the dev server replaces one
+        on every rebuild)."""
+        self.views.clear()
+        self._term_views.clear()
+
     def meta_key(self, source: str) -> str:
         """Digest of a page's URL and metadata (everything but its body), computed once per build."""
         key = self._meta_keys.get(source)

@@ -41,8 +41,7 @@ def _generators() -> list[tuple[Generator, bool]]:
 
 def content_key(state: SiteState, memo: BuildMemo) -> str:
     """Digest of the config and every page's metadata and URL (not bodies)."""
-    parts = [memo.config_key, repr(state.build_date)] + [state.meta_key(s) for s in sorted(state.tree.pages)]
-    return digest("\n".join(parts))
+    return digest(f"{memo.config_key}\x00{state.build_date!r}\x00{state.metadata_digest()}")
 
 
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
@@ -58,17 +57,16 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
     produced: dict[str, bytes] = {}
     names = digest("\n".join(sorted(ctx.files)))
     for generator, reads_bodies in _generators():
-        name = f"{generator.__module__}.{generator.__qualname__}"
-        blob_key = f"gen:{name}:{meta_key}:{names}"
-        cached = None if reads_bodies else memo.blobs.get(blob_key)
         if reads_bodies:  # feeds and search memoize each entry by page content themselves
             out = generator(ctx)
-        elif cached is not None:
-            memo.used_blobs.add(blob_key)
-            out = pickle.loads(cached)  # noqa: S301 - our own in-memory/signed data
         else:
-            out = generator(ctx)
-            memo.blob(blob_key, functools.partial(pickle.dumps, out))
+            name = f"{generator.__module__}.{generator.__qualname__}"
+            out = pickle.loads(memo.blob(f"gen:{name}:{meta_key}:{names}",  # noqa: S301 - our own memo
+                                         functools.partial(_pickled, generator, ctx)))
         produced.update(out)
         ctx.files.update(out)
     return produced
+
+
+def _pickled(generator: Generator, ctx: OutputContext) -> bytes:
+    return pickle.dumps(generator(ctx))

@@ -66,12 +66,8 @@ class _Index:
 def _cached_entry(ctx: OutputContext, state: SiteState, source: str, terms: list[str], body: str,
                   chars: int) -> bytes:
     """A page's entry from the memo, made when its metadata, body, terms or length are new."""
-    key = f"search:{state.meta_key(source)}:{body}:{chars}:{terms!r}"
-    entry = ctx.memo.blobs.get(key)
-    if entry is None:
-        return ctx.memo.blob(key, functools.partial(_entry, state, source, terms, chars))
-    ctx.memo.used_blobs.add(key)
-    return entry
+    return ctx.memo.blob(f"search:{state.meta_key(source)}:{body}:{chars}:{terms!r}",
+                         functools.partial(_entry, state, source, terms, chars))
 
 
 def _plan(state: SiteState) -> bytes:

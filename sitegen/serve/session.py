@@ -73,9 +73,7 @@ class ServeSession:
                 self.hub.failed(message)
                 return False
             if self.result is not None and self.result.state is not None and self.result.state is not result.state:
-                # Views point back at their state: without this cycle the old site is freed at once, not at
-                # the next (rare, see tune_gc_for_builds) full collection.
-                self.result.state.views.clear()
+                self.result.state.release()  # collections are rare in a server (tune_gc_for_builds)
             self.result = result
             old = self.state.snapshot.files
             new = result.files
