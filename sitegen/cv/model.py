@@ -136,13 +136,8 @@ def _entry(key: str, item: dict[str, Any], lang: str, words: dict[str, str], me:
             entry.badges.append(_text(get("award")))
         if get("selected"):
             entry.badges.append(words["selected"])
-        if get("doi"):
-            links.append(("DOI", f"https://doi.org/{get('doi')}"))
-        if get("arxiv"):
-            links.append(("arXiv", f"https://arxiv.org/abs/{get('arxiv')}"))
-        for label, name in (("PDF", "pdf"), ("Code", "code"), ("Slides", "slides")):
-            if get(name):
-                links.append((label, normalize_url(_text(get(name)))))
+        links += publication_links(_text(get("doi")), _text(get("arxiv")), _text(get("pdf")), _text(get("code")),
+                                   _text(get("slides")))
     elif key in ("skills", "interests"):
         entry.title, entry.subtitle = _text(get("name")), _text(get("level"))
     elif key == "languages":
@@ -237,3 +232,11 @@ def build_cv(data: dict[str, Any], lang: str, name_variants: list[str], variant:
         if entries:
             cv.sections.append(Section(key, titles[key], entries))
     return cv
+
+
+def publication_links(doi: str, arxiv: str, pdf: str, code: str, slides: str) -> list[tuple[str, str]]:
+    """A publication's (label, URL) links in the order the CV and the publications page show them."""
+    links = [("DOI", f"https://doi.org/{doi}" if doi else ""),
+             ("arXiv", f"https://arxiv.org/abs/{arxiv}" if arxiv else ""),
+             ("PDF", normalize_url(pdf)), ("Code", normalize_url(code)), ("Slides", normalize_url(slides))]
+    return [(label, url) for label, url in links if url]

@@ -20,7 +20,7 @@ from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for, slugify
 from sitegen.cv.html import authors_html, inline_markdown
 from sitegen.cv.i18n import format_month, labels
-from sitegen.cv.model import normalize_name
+from sitegen.cv.model import normalize_name, publication_links
 from sitegen.cv.publication import Publication, newest_first, work_keys
 from sitegen.cv.source import CVSource
 from sitegen.views import SiteState
@@ -158,10 +158,7 @@ def _view(p: Publication, anchor: str, me: set[str], words: dict[str, str], lang
     def link(value: str) -> str:
         return url(value) if value.startswith("/") else value
 
-    links = [(label, link(value)) for label, value in (
-        ("DOI", f"https://doi.org/{p.doi}" if p.doi else ""),
-        ("arXiv", f"https://arxiv.org/abs/{p.arxiv}" if p.arxiv else ""),
-        ("PDF", p.pdf), ("Code", p.code), ("Slides", p.slides)) if value]
+    links = [(label, link(value)) for label, value in publication_links(p.doi, p.arxiv, p.pdf, p.code, p.slides)]
     parts = [int(x) for x in p.date.split("-")[:2] if x.isdigit()]
     when = format_month(parts[0], parts[1] if len(parts) > 1 else None, lang) if parts else ""
     badges = [b for b in (p.award, words["selected"] if p.selected else "") if b]
