@@ -15,7 +15,7 @@ import datetime as dt
 import functools
 import pickle
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import sitegen
@@ -24,20 +24,20 @@ from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
 from sitegen.content.page import Page, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_text
-from sitegen.content.taxonomies import collect_taxonomies
-from sitegen.content.tree import ContentTree, assemble_tree
+from sitegen.content.tree import ContentTree
 from sitegen.cv.publication import Publication
-from sitegen.cv.pubpage import plan_publications
-from sitegen.cv.site import cv_files, plan_cv
+from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
-from sitegen.errors import Diagnostic, SitegenError, raise_if_any
-from sitegen.incremental import RebuildBasis
+from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, digest
+from sitegen.outputs import generate_outputs
 from sitegen.parallel import render_many
-from sitegen.render_pages import render_pages
-from sitegen.templates import UrlHelper, theme_dirs
+from sitegen.plan import SitePlan, plan_site
+from sitegen.render_pages import PageRendering, render_pages
+from sitegen.result import BuildResult, RebuildBasis
+from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
 
 
@@ -59,23 +59,6 @@ class BuildOptions:
     """Processes for rendering (None: one per core when the site is large; 1: in-process)."""
 
 
-@dataclass
-class BuildResult:
-    """The whole site in memory: output path -> bytes, plus what the build noticed."""
-
-    files: dict[str, bytes]
-    config: SiteConfig
-    warnings: list[Diagnostic] = field(default_factory=list)
-    pages: int = 0
-    """HTML pages rendered."""
-    seconds: float = 0.0
-    sources: dict[str, str] = field(default_factory=dict)
-    """Output path -> the source file it came from (for messages and `sitegen check`)."""
-    state: SiteState | None = None
-    basis: RebuildBasis | None = None
-    """What the dev server's quick rebuilds reuse (`sitegen.incremental`)."""
-
-
 def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildResult:
     """Run the whole pipeline; raises SitegenError/ErrorGroup with every error of the failing phase.
 
@@ -88,39 +71,31 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     memo = memo or BuildMemo()
     memo.begin(digest(repr(config) + sitegen.__version__))
     themes = theme_dirs(site_dir, config.theme)
+    # 1. Gather: discover and parse every source (all errors of the phase together).
     sources = discover_sources(site_dir, themes)
     pages, data, cvs, publications = _parse_sources(sources, config, site_dir, memo)
     apply_git_lastmod(pages, site_dir, config.enable_git_info)
-    now = options.now or build_time()
-    drafts = options.drafts or config.build.drafts
-    future = options.future or config.build.future
-    tree, errors = assemble_tree(pages, [r.rel for r in sources.resources], config,
-                                 now=now, drafts=drafts, future=future)
-    raise_if_any(errors)
-    taxonomies = collect_taxonomies(tree, config.taxonomies)
+    # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
+    plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, cv_options(config), publications,
+                     now=options.now or build_time(), drafts=options.drafts or config.build.drafts,
+                     future=options.future or config.build.future, build_date=source_date_epoch())
+    # 3. Render Markdown, then templates, then the files made from the rendered site.
     renderer = MarkdownRenderer(config.markdown)
-    rendered, summaries, link_warnings = _render_markdown(tree, renderer, config, memo, options.jobs)
+    state, link_warnings = _render_markdown(plan, renderer, memo, options.jobs)
     warnings.extend(link_warnings)
-    state = SiteState(config=config, tree=tree, taxonomies=taxonomies, rendered=rendered, summaries=summaries,
-                      data=data, urls=UrlHelper(config), build_date=source_date_epoch())
-    options_cv = cv_options(config)
-    cv_plan = plan_cv(state, cvs, options_cv, publications)
-    pub_context = plan_publications(state, publications, cvs, options_cv.name_variants)
-    files, origins = _copy_assets(sources, tree)
+    files, origins = _copy_assets(sources, plan.tree)
     site_key = digest(f"{memo.config_key}\x00{data!r}\x00{[c.data for c in cvs]!r}\x00{publications!r}"
-                      f"\x00{state.build_date}")
-    page_context = {**cv_plan.context, **pub_context}
-    page_files = render_pages(state, site_dir, themes, renderer, warnings, page_context, memo, site_key,
-                              options.jobs)
+                      f"\x00{plan.build_date}")
+    rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
+    page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
-    files.update(cv_files(cv_plan, options_cv, memo))
-    from sitegen.outputs import generate_outputs
-
-    basis = RebuildBasis(site_dir, themes, renderer, page_context, site_key, sources.pages, dict(files))
+    files.update(cv_files(plan.cv, cv_options(config), memo))
+    basis = RebuildBasis(rendering, sources.pages, dict(files))
     files.update(generate_outputs(state, site_dir, themes, files, memo))
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
     memo.finish()
+    # 4. The result, in memory: writing it is `sitegen.writer`'s job.
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
                        pages=len(page_files), seconds=time.perf_counter() - started, sources=origins,
                        state=state, basis=basis)
@@ -170,8 +145,6 @@ def _parse_bibtex(memo: BuildMemo, text: str, path: str) -> tuple[list[Publicati
 
 def _in_content(exc: SitegenError, source: SourceFile) -> SitegenError:
     """Page parsing names paths relative to content/; messages name them from the site root."""
-    from sitegen.errors import ErrorGroup
-
     if isinstance(exc, ErrorGroup):
         for err in exc.errors:
             _in_content(err, source)
@@ -181,32 +154,36 @@ def _in_content(exc: SitegenError, source: SourceFile) -> SitegenError:
     return exc
 
 
-def _render_markdown(tree: ContentTree, renderer: MarkdownRenderer, config: SiteConfig, memo: BuildMemo,
-                     jobs: int | None) -> tuple[dict[str, Rendered], dict[str, str], list[Diagnostic]]:
-    """Render every page's Markdown (reusing the memo, in parallel when large) with links resolved to URLs."""
-    urls = UrlHelper(config)
+def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo, jobs: int | None
+                     ) -> tuple[SiteState, list[Diagnostic]]:
+    """Render every content page's Markdown (reusing the memo, in parallel when large) with links resolved to
+    URLs; the site state the templates read, and a warning per broken link."""
+    tree, urls = plan.tree, plan.urls
     resolver = LinkResolver(tree, urls)
     rendered: dict[str, Rendered] = {}
-    for source in sorted(tree.pages):
+    for source in plan.content:
         page = tree.pages[source]
         cached = memo.cached_markdown(source, page.body, page.body_line, resolver.for_page(source))
         if cached is not None:
             rendered[source] = cached
-    missing = [s for s in sorted(tree.pages) if s not in rendered]
+    missing = [s for s in plan.content if s not in rendered]
     for source, (result, links) in render_many(tree, renderer, urls, missing, jobs).items():
         page = tree.pages[source]
         memo.store_markdown(source, page.body, page.body_line, result, links)
         rendered[source] = result
     summaries: dict[str, str] = {}
     warnings: list[Diagnostic] = []
-    for source in sorted(tree.pages):
+    for source in plan.content:
         page = tree.pages[source]
         if page.summary is not None:
             text = page.summary
             summaries[source] = memo.blob(f"summary:{digest(text)}",
                                           functools.partial(_render_summary, renderer, text)).decode()
         warnings.extend(broken_link_warnings(source, rendered[source]))
-    return dict(sorted(rendered.items())), summaries, warnings
+    for page_source, intro in plan.intros.items():  # a generated CV page shows cv.md's text
+        if intro in rendered:
+            rendered.setdefault(page_source, rendered[intro])
+    return SiteState(plan, dict(sorted(rendered.items())), summaries), warnings
 
 
 def _render_summary(renderer: MarkdownRenderer, text: str) -> bytes:

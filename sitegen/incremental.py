@@ -17,62 +17,22 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from sitegen.content.page import Page, parse_page
-from sitegen.content.sources import SourceFile, read_text
-from sitegen.content.urls import nfc
+from sitegen.content.sources import read_text
 from sitegen.errors import SitegenError
 from sitegen.links import broken_link_warnings
-from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BuildMemo
+from sitegen.outputs import generate_outputs
 from sitegen.parallel import render_many
 from sitegen.render_pages import render_pages
+from sitegen.result import BuildResult, RebuildBasis
 from sitegen.views import SiteState
-
-if TYPE_CHECKING:
-    from sitegen.build import BuildResult
-
-
-@dataclass
-class RebuildBasis:
-    """What a quick rebuild reuses from the build before it."""
-
-    site_dir: Path
-    themes: list[Path]
-    renderer: MarkdownRenderer
-    page_context: dict[str, dict[str, Any]]
-    """Extra template context per page (CV and publications pages)."""
-    site_key: str
-    """Digest of config, data, CVs and publications: unchanged by a quick rebuild."""
-    page_sources: list[SourceFile]
-    """Every Markdown file under content/."""
-    before_generators: dict[str, bytes]
-    """The files the output generators saw (assets, pages, CV files)."""
-
-    @cached_property
-    def by_rel(self) -> dict[str, SourceFile]:
-        """Content-relative path -> source."""
-        return {s.rel: s for s in self.page_sources}
-
-    def source_of(self, path: Path) -> SourceFile | None:
-        """The Markdown source at this file path (as the watcher reports it), if it is one."""
-        try:
-            rel = nfc(path.resolve().relative_to((self.site_dir / "content").resolve()).as_posix())
-        except (OSError, ValueError):
-            return None
-        source = self.by_rel.get(rel)
-        return source if source is not None and source.path.resolve() == path.resolve() else None
 
 
 def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildMemo) -> BuildResult | None:
     """The site after body-only edits of `changed` pages, or None when a full build is needed."""
-    from sitegen.build import BuildResult
-    from sitegen.outputs import generate_outputs
-
     started = time.perf_counter()
     basis, state = previous.basis, previous.state
     if basis is None or state is None or not changed:
@@ -80,7 +40,8 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     edited: dict[str, Page] = {}
     for path in changed:
         source = basis.source_of(path)
-        if source is None or source.rel not in state.tree.pages or source.rel in basis.page_context:
+        if source is None or source.rel not in state.tree.pages or source.rel in state.plan.page_context \
+                or source.rel in state.plan.intros.values():
             return None
         try:
             text = read_text(source, "content")
@@ -93,13 +54,11 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
         edited[source.rel] = page
     tree = dataclasses.replace(state.tree, pages={**state.tree.pages, **edited})
     rendered = dict(state.rendered)
-    for rel, (result, links) in render_many(tree, basis.renderer, state.urls, sorted(edited), 1).items():
+    for rel, (result, links) in render_many(tree, basis.rendering.renderer, state.urls, sorted(edited), 1).items():
         page = tree.pages[rel]
         memo.store_markdown(rel, page.body, page.body_line, result, links)
         rendered[rel] = result
-    new_state = SiteState(config=state.config, tree=tree, taxonomies=state.taxonomies, rendered=rendered,
-                          summaries=state.summaries, data=state.data, urls=state.urls, build_date=state.build_date,
-                          publications=state.publications)
+    new_state = SiteState(dataclasses.replace(state.plan, tree=tree), rendered, state.summaries)
     new_state._meta_keys.update(state._meta_keys)  # metadata is unchanged, by the check above
     new_state._body_keys.update((k, v) for k, v in state._body_keys.items() if k not in edited)
     units = memo.units_reading(set(edited))
@@ -108,11 +67,10 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     warnings = [w for w in previous.warnings if w.path not in {f"content/{rel}" for rel in edited}]
     for rel in sorted(edited):
         warnings += broken_link_warnings(rel, rendered[rel])
-    page_files = render_pages(new_state, basis.site_dir, basis.themes, basis.renderer, warnings,
-                              basis.page_context, memo, basis.site_key, 1, only=units)
+    page_files = render_pages(new_state, dataclasses.replace(basis.rendering, jobs=1), warnings, memo, only=units)
     before = {**basis.before_generators, **page_files}
     files = {**previous.files, **page_files}
-    files.update(generate_outputs(new_state, basis.site_dir, basis.themes, before, memo))
+    files.update(generate_outputs(new_state, basis.rendering.site_dir, basis.rendering.themes, before, memo))
     return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
                        seconds=time.perf_counter() - started, sources=previous.sources, state=new_state,
                        basis=_next_basis(basis, before))

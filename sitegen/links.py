@@ -7,10 +7,9 @@ from collections.abc import Callable
 from urllib.parse import unquote
 
 from sitegen.content.tree import ContentTree
-from sitegen.content.urls import nfc
+from sitegen.content.urls import UrlHelper, nfc
 from sitegen.errors import Diagnostic
 from sitegen.markdown import Rendered
-from sitegen.templates import UrlHelper
 
 _MARKDOWN = (".md", ".markdown")
 

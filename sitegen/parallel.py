@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 from sitegen.content.text import plain_words
 from sitegen.content.tree import ContentTree
+from sitegen.content.urls import UrlHelper
 from sitegen.links import LinkResolver
 from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered
-from sitegen.templates import UrlHelper
 
 MIN_PAGES_PER_WORKER = 60
 """Below this many pages per extra process, forking costs more than it saves."""

@@ -18,10 +18,10 @@ from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BuildMemo, digest
 from sitegen.pagination import paginate
 from sitegen.parallel import fork_map, worker_count
+from sitegen.redirects import redirect_page
 from sitegen.templates import MemoBytecodeCache, MissingTemplate, make_environment, select_template, template_error
 from sitegen.views import PageView, SiteState, SiteView
 
-NOT_FOUND = "_special/404"
 PAGINATED = frozenset({"section", "term"})
 
 
@@ -46,27 +46,19 @@ def template_candidates(page: Page, section: str) -> list[str]:
     return ["page.html", "single.html"]
 
 
-def add_listing_pages(state: SiteState) -> None:
-    """Synthesize taxonomy index pages, term pages and the 404 page into the tree (after assembly)."""
-    tree = state.tree
-    for name, terms in state.taxonomies.items():
-        source = f"_taxonomies/{name}"
-        tree.pages[source] = Page(source=source, kind="taxonomy", title=name.replace("_", " ").title(), body="",
-                                  params={"taxonomy": name}, generated=True)
-        tree.urls[source] = f"/{name}/"
-        for slug, term in terms.items():
-            term_source = f"_taxonomies/{name}/{slug}"
-            tree.pages[term_source] = Page(source=term_source, kind="term", title=term.name, body="",
-                                           params={"taxonomy": name, "term": slug}, generated=True)
-            tree.urls[term_source] = term.url
-            state.listing_terms[term_source] = term
-    tree.pages[NOT_FOUND] = Page(source=NOT_FOUND, kind="404", title="Page not found", body="", generated=True)
-    tree.urls[NOT_FOUND] = "/404.html"
+@dataclass(frozen=True)
+class PageRendering:
+    """How pages are rendered: where the templates are, the Markdown renderer (for `markdownify`), the
+    digest of the site-wide inputs templates read besides pages (data, CVs, publications) and processes."""
+
+    site_dir: Path
+    themes: list[Path]
+    renderer: MarkdownRenderer
+    site_key: str = ""
+    jobs: int | None = None
 
 
-def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer: MarkdownRenderer,
-                 warnings: list[Diagnostic], page_context: dict[str, dict[str, Any]] | None = None,
-                 memo: BuildMemo | None = None, site_key: str = "", jobs: int | None = None,
+def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic], memo: BuildMemo | None = None,
                  only: set[str] | None = None) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
@@ -76,13 +68,14 @@ def render_pages(state: SiteState, site_dir: Path, themes: list[Path], renderer:
     when there are many) -> store them, in unit order, with the pages whose content they read.
     With `only` (unit names, see `OutputEntry.source`), just those units are rendered and returned.
     """
-    add_listing_pages(state)
+    site_dir, themes, jobs = how.site_dir, how.themes, how.jobs
+    renderer = how.renderer
     search_path = [site_dir / "layouts", *(t / "layouts" for t in themes)]
     memo = memo or BuildMemo()
     env = make_environment(search_path, state.config, lambda text: renderer.render(text).html,
                            bytecode_cache=MemoBytecodeCache(memo))
-    page_context = page_context or {}
-    key = digest(site_key + layouts_digest(search_path) + state.metadata_digest())
+    page_context = state.plan.page_context
+    key = digest(how.site_key + layouts_digest(search_path) + state.metadata_digest())
 
     def body_digest(source: str) -> str | None:
         return state.body_key(source) if source in state.tree.pages else None
@@ -198,8 +191,6 @@ def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteS
     page 1 at the list's URL, page N at `page/N/`, and `page/1/` redirecting to page 1."""
     if view.kind not in PAGINATED:
         return [(view.source, output_path_for(view.path), lambda: render_one(env, site, view, state, **extra))]
-    from sitegen.outputs.aliases import redirect_page
-
     units: list[tuple[str, str, Callable[[], str]]] = []
     for paginator in paginate(view.pages, state.config.paginate, view.path, state.urls.url):
         units.append((f"{view.source}#{paginator.number}", output_path_for(paginator.path_of(paginator.number)),

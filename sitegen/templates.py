@@ -14,8 +14,8 @@ from markupsafe import Markup
 
 import sitegen
 from sitegen.config import SiteConfig
-from sitegen.content.urls import encode_href, join_url
-from sitegen.errors import ConfigError, TemplateError
+from sitegen.content.urls import UrlHelper
+from sitegen.errors import TemplateError
 
 if TYPE_CHECKING:
     from sitegen.memo import BuildMemo
@@ -23,43 +23,8 @@ if TYPE_CHECKING:
 _ZH_MONTHS = "一二三四五六七八九十"
 
 
-def theme_dirs(site_dir: Path, theme: str) -> list[Path]:
-    """The folders of the active theme, most specific first: `<site>/themes/<name>`, then sitegen's own."""
-    package = Path(sitegen.__file__).parent
-    candidates = [site_dir / "themes" / theme, package / "themes" / theme, package.parent / "themes" / theme]
-    for candidate in candidates:
-        if (candidate / "layouts").is_dir():
-            return [candidate]
-    raise ConfigError(f"theme `{theme}` not found", path="sitegen.yaml",
-                      hint=f"looked in {', '.join(str(c) for c in candidates[:1])} and sitegen's themes; "
-                           "create themes/<name>/layouts/ or set `theme: default`")
-
-
 class MissingTemplate(TemplateError):
     """No template exists for a page (the message lists where sitegen looked)."""
-
-
-class UrlHelper:
-    """Builds every URL of the site from `base_url`, so themes never concatenate paths by hand."""
-
-    def __init__(self, config: SiteConfig) -> None:
-        self.base_path = config.base_path
-        self.origin = config.site_origin
-
-    def url(self, path: str) -> str:
-        """Site-relative URL including the base path: `/about/` -> `/repo/about/` (percent-encoded)."""
-        if "://" in path or path.startswith(("mailto:", "tel:", "#", "//")):
-            return path
-        if path.startswith(self.base_path) and self.base_path != "/" and path != "/":
-            return encode_href(path)
-        return join_url(self.base_path, path)
-
-    def absurl(self, path: str) -> str:
-        """Absolute URL (`https://host/repo/about/`); a bare path when base_url has no host."""
-        full = self.url(path)
-        if "://" in full or full.startswith(("mailto:", "tel:", "//")):
-            return full
-        return self.origin + full
 
 
 def format_date(value: dt.datetime | dt.date | None, fmt: str = "%B %-d, %Y", lang: str = "en") -> str:

@@ -10,7 +10,6 @@ import dataclasses
 import datetime as dt
 import posixpath
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, overload
 
@@ -18,12 +17,14 @@ from markupsafe import Markup, escape
 
 from sitegen.config import SiteConfig
 from sitegen.content.page import Page
+from sitegen.content.related import related_pages, series_of
 from sitegen.content.taxonomies import Term
 from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
 from sitegen.content.tree import ContentTree
+from sitegen.content.urls import UrlHelper, term_slug
 from sitegen.markdown import Rendered
 from sitegen.memo import digest
-from sitegen.templates import UrlHelper
+from sitegen.plan import SitePlan
 
 
 class Params(dict[str, Any]):
@@ -46,33 +47,56 @@ class Params(dict[str, Any]):
         return self[key] if key in self else default
 
 
-@dataclass
 class SiteState:
-    """Everything the views read: config, tree, terms and rendered Markdown, keyed by source."""
+    """What the views read: the frozen plan, plus the rendered Markdown of its pages, keyed by source.
 
-    config: SiteConfig
-    tree: ContentTree
-    taxonomies: dict[str, dict[str, Term]]
-    rendered: dict[str, Rendered]
-    summaries: dict[str, str]
-    """Rendered front matter `summary` Markdown, by source."""
-    data: dict[str, Any]
-    urls: UrlHelper
-    build_date: dt.datetime | None = None
-    views: dict[str, PageView] = field(default_factory=dict)
-    listing_terms: dict[str, Term] = field(default_factory=dict)
-    """Synthesized term-page source -> its Term."""
-    reads: set[str] | None = None
-    """While one page renders: the pages whose content (not just metadata) it read."""
-    _term_views: dict[tuple[str, str], TermView] = field(default_factory=dict, repr=False)
-    _meta_keys: dict[str, str] = field(default_factory=dict, repr=False)
-    _body_keys: dict[str, str] = field(default_factory=dict, repr=False)
-    publications: Any = ()
-    """`site.publications` (a `sitegen.cv.pubpage.PublicationList`, set by the build before rendering)."""
+    The plan never changes; this object only adds what rendering produced and the views' own caches.
+    """
+
+    def __init__(self, plan: SitePlan, rendered: dict[str, Rendered], summaries: dict[str, str]) -> None:
+        self.plan = plan
+        self.rendered = rendered
+        self.summaries = summaries
+        """Rendered front matter `summary` Markdown, by source."""
+        self.views: dict[str, PageView] = {}
+        self.reads: set[str] | None = None
+        """While one page renders: the pages whose content (not just metadata) it read."""
+        self._term_views: dict[tuple[str, str], TermView] = {}
+        self._meta_keys: dict[str, str] = {}
+        self._body_keys: dict[str, str] = {}
+
+    @property
+    def config(self) -> SiteConfig:
+        return self.plan.config
+
+    @property
+    def tree(self) -> ContentTree:
+        return self.plan.tree
+
+    @property
+    def taxonomies(self) -> dict[str, dict[str, Term]]:
+        return self.plan.taxonomies
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.plan.data
+
+    @property
+    def urls(self) -> UrlHelper:
+        return self.plan.urls
+
+    @property
+    def build_date(self) -> dt.datetime | None:
+        return self.plan.build_date
+
+    @property
+    def publications(self) -> Any:
+        """`site.publications` (a `sitegen.cv.pubpage.PublicationList`)."""
+        return self.plan.publications
 
     def term_of(self, source: str) -> Term | None:
         """The Term listed by a synthesized term page."""
-        return self.listing_terms.get(source)
+        return self.plan.listing_terms.get(source)
 
     def view(self, source: str | None) -> PageView | None:
         """The (cached) view of a page by its source, or None."""
@@ -306,8 +330,6 @@ class PageView:
     @cached_property
     def taxonomies(self) -> dict[str, list[TermView]]:
         """The page's terms per taxonomy."""
-        from sitegen.content.urls import term_slug
-
         out: dict[str, list[TermView]] = {}
         for name, values in self._page.taxonomies.items():
             terms = self._state.taxonomies.get(name, {})
@@ -328,8 +350,6 @@ class PageView:
         """Up to five pages sharing categories and tags, best match first."""
         if self._page.kind != "page":
             return []
-        from sitegen.content.related import related_pages
-
         found = related_pages(self.source, self._state.tree, self._state.taxonomies)
         return [v for v in (self._state.view(s) for s in found) if v is not None]
 
@@ -338,8 +358,6 @@ class PageView:
         """Series the page belongs to: `{name, url, pages (part 1 first), number, total}`."""
         if self._page.kind != "page":
             return []
-        from sitegen.content.related import series_of
-
         out = []
         for term, sources in series_of(self.source, self._state.tree, self._state.taxonomies):
             views = [v for v in (self._state.view(s) for s in sources) if v is not None]

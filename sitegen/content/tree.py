@@ -39,9 +39,10 @@ class Section:
     subsections: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True)
 class ContentTree:
-    """Published pages keyed by source, with everything derived from their positions."""
+    """Published pages keyed by source, with everything derived from their positions (never changed once
+    planned: a new page means a new tree)."""
 
     pages: dict[str, Page]
     urls: dict[str, str]

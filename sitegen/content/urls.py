@@ -9,6 +9,8 @@ import unicodedata
 from functools import lru_cache
 from urllib.parse import quote, unquote
 
+from sitegen.config import SiteConfig
+
 _DROP = re.compile(r"[^\w\s-]", re.UNICODE)
 _DROP_TERM = re.compile(r"[^\w\s.-]", re.UNICODE)
 _DASHES = re.compile(r"[\s_-]+", re.UNICODE)
@@ -111,3 +113,26 @@ def join_url(base_path: str, path: str) -> str:
 def encode_href(path: str) -> str:
     """Percent-encode a site path for an href, leaving existing escapes alone."""
     return quote(path, safe="/#?&=%:@!$'()*+,;~-._")
+
+
+class UrlHelper:
+    """Builds every URL of the site from `base_url`, so themes never concatenate paths by hand."""
+
+    def __init__(self, config: SiteConfig) -> None:
+        self.base_path = config.base_path
+        self.origin = config.site_origin
+
+    def url(self, path: str) -> str:
+        """Site-relative URL including the base path: `/about/` -> `/repo/about/` (percent-encoded)."""
+        if "://" in path or path.startswith(("mailto:", "tel:", "#", "//")):
+            return path
+        if path.startswith(self.base_path) and self.base_path != "/" and path != "/":
+            return encode_href(path)
+        return join_url(self.base_path, path)
+
+    def absurl(self, path: str) -> str:
+        """Absolute URL (`https://host/repo/about/`); a bare path when base_url has no host."""
+        full = self.url(path)
+        if "://" in full or full.startswith(("mailto:", "tel:", "//")):
+            return full
+        return self.origin + full

@@ -16,14 +16,15 @@ from typing import Any
 
 from markupsafe import Markup
 
+from sitegen.config import SiteConfig
 from sitegen.content.page import Page
-from sitegen.content.urls import output_path_for, slugify
+from sitegen.content.tree import ContentTree
+from sitegen.content.urls import UrlHelper, output_path_for, slugify
 from sitegen.cv.html import authors_html, inline_markdown
 from sitegen.cv.i18n import format_month, labels
 from sitegen.cv.model import normalize_name, publication_links
 from sitegen.cv.publication import Publication, newest_first, work_keys
 from sitegen.cv.source import CVSource
-from sitegen.views import SiteState
 
 PAGE = "_publications"
 LAYOUT = "publications"
@@ -106,35 +107,48 @@ def site_publications(publications: list[Publication], cvs: list[CVSource]) -> l
     return newest_first([*publications, *extra])
 
 
-def plan_publications(state: SiteState, bibtex: list[Publication], cvs: list[CVSource], name_variants: list[str]
-                      ) -> dict[str, dict[str, Any]]:
-    """Set `site.publications`, add /publications/ when no page has the layout; context for each such page.
+@dataclass(frozen=True)
+class PublicationsPlan:
+    """`site.publications`, the generated /publications/ page (if any) and each publications page's context."""
+
+    listing: PublicationList | tuple[()]
+    """`site.publications`, labelled in the site's language."""
+    pages: dict[str, Page]
+    """The generated /publications/ page, by source (empty when a content page has the layout)."""
+    urls: dict[str, str]
+    context: dict[str, dict[str, Any]]
+    """Page source -> `{"publications": PublicationList}` in the page's language."""
+
+
+def plan_publications(tree: ContentTree, config: SiteConfig, urls: UrlHelper, bibtex: list[Publication],
+                      cvs: list[CVSource], name_variants: list[str]) -> PublicationsPlan:
+    """`site.publications`, and /publications/ when no page has the layout (pure: the tree is not changed).
 
     The site owner, whose name is bold, is the CV's `basics.name` (any language), `cv.name_variants` and the
     site's `author.name`.
     """
-    tree = state.tree
     publications = site_publications(bibtex, cvs)
-    owners = [*name_variants, state.config.author.name, *(str((c.data.get("basics") or {}).get("name") or "")
+    owners = [*name_variants, config.author.name, *(str((c.data.get("basics") or {}).get("name") or "")
                                                           for c in cvs)]
     me = {normalize_name(n) for n in owners if n}
     anchors = _anchors(publications)
 
     def listing(lang: str) -> PublicationList:
         words = labels(lang)
-        return PublicationList([_view(p, a, me, words, lang, state.urls.url) for p, a in zip(publications, anchors,
+        return PublicationList([_view(p, a, me, words, lang, urls.url) for p, a in zip(publications, anchors,
                                                                                                 strict=True)], words)
 
-    state.publications = listing(state.config.language)
     pages = [source for source, page in sorted(tree.pages.items()) if page.layout == LAYOUT]
     taken = {output_path_for(u).casefold() for u in tree.urls.values()}
+    added: dict[str, Page] = {}
     if not pages and publications and output_path_for(URL).casefold() not in taken:
-        tree.pages[PAGE] = Page(source=PAGE, kind="page", title=labels(state.config.language)["publications"],
-                                body="", layout=LAYOUT, generated=True)
-        tree.urls[PAGE] = URL
+        added[PAGE] = Page(source=PAGE, kind="page", title=labels(config.language)["publications"],
+                           body="", layout=LAYOUT, generated=True)
         pages = [PAGE]
-    return {source: {"publications": listing(tree.pages[source].lang or state.config.language)}
-            for source in pages}
+    all_pages = {**tree.pages, **added}
+    return PublicationsPlan(
+        listing=listing(config.language), pages=added, urls={PAGE: URL} if added else {},
+        context={source: {"publications": listing(all_pages[source].lang or config.language)} for source in pages})
 
 
 def _anchors(publications: list[Publication]) -> list[str]:

@@ -15,7 +15,8 @@ from typing import Any
 
 from sitegen.content.dates import source_date_epoch
 from sitegen.content.page import Page
-from sitegen.content.urls import output_path_for
+from sitegen.content.tree import ContentTree
+from sitegen.content.urls import UrlHelper, output_path_for
 from sitegen.cv.html import CVPage
 from sitegen.cv.i18n import labels
 from sitegen.cv.jsonresume import json_resume_bytes
@@ -25,7 +26,6 @@ from sitegen.cv.publication import Publication, merge_publications
 from sitegen.cv.source import CVOptions, CVSource
 from sitegen.errors import ContentError, SitegenError, raise_if_any
 from sitegen.memo import BuildMemo, digest
-from sitegen.views import SiteState
 
 CV_PAGE = "cv.md"
 
@@ -47,6 +47,12 @@ class CVPlan:
 
     documents: list[CVDocument] = field(default_factory=list)
     context: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pages: dict[str, Page] = field(default_factory=dict)
+    """Generated CV pages to add to the tree, by source."""
+    urls: dict[str, str] = field(default_factory=dict)
+    """Their site paths."""
+    intros: dict[str, str] = field(default_factory=dict)
+    """Generated CV page -> the content page whose rendered Markdown it shows as its introduction."""
 
 
 def _paths(lang: str, default: bool, variant: str) -> tuple[str, str, str]:
@@ -56,9 +62,9 @@ def _paths(lang: str, default: bool, variant: str) -> tuple[str, str, str]:
     return page, f"{stem}.pdf".lstrip("/"), f"{stem}.json".lstrip("/")
 
 
-def plan_cv(state: SiteState, sources: list[CVSource], options: CVOptions,
+def plan_cv(tree: ContentTree, urls: UrlHelper, sources: list[CVSource], options: CVOptions,
             publications: list[Publication] | None = None) -> CVPlan:
-    """Add the CV pages to the tree (after assembly, before rendering) and decide every CV file.
+    """Decide the CV pages to add to the assembled tree and every CV file (pure: the tree is not changed).
 
     Publications from BibTeX join every CV after the ones its file lists (`merge_publications`).
     """
@@ -66,7 +72,6 @@ def plan_cv(state: SiteState, sources: list[CVSource], options: CVOptions,
     if not sources:
         return plan
     sources = [dataclasses.replace(s, data=merge_publications(s.data, publications or [])) for s in sources]
-    tree = state.tree
     default_lang = sources[0].lang
     names = list(options.name_variants) + [str((src.data.get("basics") or {}).get("name") or "") for src in sources]
     base = tree.pages.get(CV_PAGE)
@@ -94,20 +99,19 @@ def plan_cv(state: SiteState, sources: list[CVSource], options: CVOptions,
                         f"the CV page {url} collides with content/{taken[output_path_for(url).casefold()]}",
                         path=source.path, hint="rename that page or give it another `url`"))
                     continue
-                tree.pages[page_source] = page
-                tree.urls[page_source] = url
-                intro = state.rendered.get(CV_PAGE) if default and base else None
-                if intro is not None:
-                    state.rendered.setdefault(page_source, intro)
+                plan.pages[page_source] = page
+                plan.urls[page_source] = url
+                if default and base:
+                    plan.intros[page_source] = CV_PAGE
             plan.documents.append(CVDocument(source, cv, page_source, pdf, json_path))
     raise_if_any(errors)
     for doc in plan.documents:
-        alternates = [{"lang": other.source.lang, "url": state.urls.url(tree.urls[other.page_source]),
+        alternates = [{"lang": other.source.lang, "url": urls.url({**tree.urls, **plan.urls}[other.page_source]),
                        "label": labels(doc.source.lang).get("other_language", other.source.lang)}
                       for other in plan.documents
                       if other.cv.variant == doc.cv.variant and other.source.lang != doc.source.lang]
-        plan.context[doc.page_source] = {"cv": CVPage(doc.cv, state.urls.url("/" + doc.pdf_path),
-                                                      state.urls.url("/" + doc.json_path), alternates)}
+        plan.context[doc.page_source] = {"cv": CVPage(doc.cv, urls.url("/" + doc.pdf_path),
+                                                      urls.url("/" + doc.json_path), alternates)}
     return plan
 
 

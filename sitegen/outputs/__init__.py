@@ -1,42 +1,22 @@
 """Outputs beyond pages: each generator takes the assembled, rendered site and returns more files.
 
-A generator is `fn(ctx: OutputContext) -> dict[str, bytes]`; `_generators()` lists them in the order they run.
+A generator is `fn(ctx: OutputContext) -> dict[str, bytes]`; `GENERATORS` lists them in the order they run.
 """
 
 from __future__ import annotations
 
 import functools
 import pickle
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.memo import BuildMemo, digest
+from sitegen.outputs import aliases, feeds, search, sitemap
+from sitegen.outputs.context import Generator, OutputContext
 from sitegen.views import SiteState
 
-
-@dataclass(frozen=True)
-class OutputContext:
-    """What an output generator may read: the site state, where the site and theme are, and files so far."""
-
-    state: SiteState
-    site_dir: Path
-    themes: list[Path]
-    files: dict[str, bytes]
-    memo: BuildMemo
-    meta_key: str
-    """Digest of the config and every page's metadata and URL (not bodies): it stays put while only page
-    texts change."""
-
-
-Generator = Callable[[OutputContext], dict[str, bytes]]
-
-
-def _generators() -> list[tuple[Generator, bool]]:
-    """Each generator, and whether it reads page bodies (or only metadata and URLs)."""
-    from sitegen.outputs import aliases, feeds, search, sitemap
-
-    return [(feeds.generate, True), (sitemap.generate, False), (aliases.generate, False), (search.generate, True)]
+GENERATORS: tuple[tuple[Generator, bool], ...] = (
+    (feeds.generate, True), (sitemap.generate, False), (aliases.generate, False), (search.generate, True))
+"""Each generator in the order they run, and whether it reads page bodies (or only metadata and URLs)."""
 
 
 def content_key(state: SiteState, memo: BuildMemo) -> str:
@@ -56,7 +36,7 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
     ctx = OutputContext(state, site_dir, themes, dict(files), memo, meta_key)
     produced: dict[str, bytes] = {}
     names = digest("\n".join(sorted(ctx.files)))
-    for generator, reads_bodies in _generators():
+    for generator, reads_bodies in GENERATORS:
         if reads_bodies:  # feeds and search memoize each entry by page content themselves
             out = generator(ctx)
         else:

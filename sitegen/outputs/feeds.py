@@ -9,8 +9,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from sitegen.content.dates import iso
 from sitegen.memo import BuildMemo, digest
-from sitegen.outputs import OutputContext
 from sitegen.outputs.absolute import absolutize
+from sitegen.outputs.context import OutputContext
 from sitegen.views import PageView, SiteState
 
 DEFAULT_LIMIT = 20

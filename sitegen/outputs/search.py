@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sitegen.content.page import Page
 from sitegen.content.text import plain_text
 from sitegen.content.urls import term_slug
-from sitegen.outputs import OutputContext
+from sitegen.outputs.context import OutputContext
 from sitegen.views import SiteState
 
 DEFAULT_CHARS = 3000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from sitegen.outputs import OutputContext
+from sitegen.outputs.context import OutputContext
 
 _SKIP_KINDS = {"404"}
 

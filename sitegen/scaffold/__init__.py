@@ -11,7 +11,7 @@ from pathlib import Path
 import sitegen
 from sitegen.content.dates import build_time
 from sitegen.errors import SitegenError
-from sitegen.templates import theme_dirs
+from sitegen.theme import theme_dirs
 
 SKELETON = Path(__file__).parent / "site"
 _RENAMES = {"gitignore": ".gitignore"}

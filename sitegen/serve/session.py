@@ -16,7 +16,7 @@ from sitegen.memo import BuildMemo
 from sitegen.serve.livereload import ReloadHub
 from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
 from sitegen.serve.watcher import SourceFilter, watch_in_thread
-from sitegen.templates import theme_dirs
+from sitegen.theme import theme_dirs
 
 _STARTING_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sitegen</title></head>
 <body><p>The site does not build yet; fix the error shown and this page reloads.</p></body></html>"""

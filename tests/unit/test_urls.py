@@ -9,13 +9,13 @@ import pytest
 from sitegen.config import SiteConfig
 from sitegen.content.urls import (
     UnsafeURLError,
+    UrlHelper,
     check_safe_slug,
     expand_permalink,
     normalize_url_path,
     output_path_for,
     slugify,
 )
-from sitegen.templates import UrlHelper
 
 
 @pytest.mark.parametrize("text, slug", [

@@ -1,0 +1,132 @@
+"""Planning: from parsed sources to the frozen site plan, before anything renders.
+
+    parsed pages -> assemble the content tree (sections, URLs) -> taxonomies
+    -> generated pages (CV pages, /publications/, taxonomy and term pages, 404) -> URL table
+
+`plan_site` is pure: it takes parsed pages, data, CVs and publications and returns a `SitePlan`, whose tree is
+complete and never changes afterwards. Every URL collision is found here (two sources writing one output file)
+and reported together, naming both sources. Rendering (Markdown, templates, outputs) only reads the plan.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sitegen.config import SiteConfig
+from sitegen.content.page import Page
+from sitegen.content.taxonomies import Term, collect_taxonomies
+from sitegen.content.tree import ContentTree, assemble_tree
+from sitegen.content.urls import UrlHelper, output_path_for
+from sitegen.cv.publication import Publication
+from sitegen.cv.pubpage import PublicationList, plan_publications
+from sitegen.cv.site import CVPlan, plan_cv
+from sitegen.cv.source import CVOptions, CVSource
+from sitegen.errors import ContentError, SitegenError, raise_if_any
+
+NOT_FOUND = "_special/404"
+"""Source key of the generated 404 page."""
+
+
+@dataclass(frozen=True)
+class SitePlan:
+    """The whole site as planned: every page (content and generated) with its URL, before any rendering."""
+
+    config: SiteConfig
+    tree: ContentTree
+    """Every page that gets an output file: content pages, then generated ones (CV, publications, lists, 404)."""
+    content: tuple[str, ...]
+    """Sources of the assembled content tree (sections included): the pages whose Markdown is rendered."""
+    taxonomies: dict[str, dict[str, Term]]
+    listing_terms: dict[str, Term]
+    """Generated term-page source -> its Term."""
+    data: dict[str, Any]
+    """`site.data`: the data/ files, nested."""
+    urls: UrlHelper
+    build_date: dt.datetime | None
+    cv: CVPlan
+    publications: PublicationList | tuple[()]
+    """`site.publications`."""
+    page_context: dict[str, dict[str, Any]]
+    """Extra template context per page source (`cv` on CV pages, `publications` on publications pages)."""
+    intros: dict[str, str]
+    """Generated page -> content page whose rendered Markdown it shows (a CV page's introduction)."""
+
+
+def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
+              cvs: list[CVSource], cv_options: CVOptions, publications: list[Publication], *,
+              now: dt.datetime, drafts: bool, future: bool, build_date: dt.datetime | None) -> SitePlan:
+    """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
+    tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
+    raise_if_any(errors)
+    content = tuple(sorted(tree.pages))
+    urls = UrlHelper(config)
+    taxonomies = collect_taxonomies(tree, config.taxonomies)
+    # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
+    # /publications/ wins over the generated one).
+    cv_plan = plan_cv(tree, urls, cvs, cv_options, publications)
+    tree = _with_pages(tree, cv_plan.pages, cv_plan.urls)
+    pubs = plan_publications(tree, config, urls, publications, cvs, cv_options.name_variants)
+    tree = _with_pages(tree, pubs.pages, pubs.urls)
+    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies)
+    tree = _with_pages(tree, listing_pages, listing_urls)
+    raise_if_any(url_collisions(tree.urls, generated=set(listing_pages)))
+    return SitePlan(config=config, tree=tree, content=content, taxonomies=taxonomies, listing_terms=listing_terms,
+                    data=data, urls=urls, build_date=build_date, cv=cv_plan, publications=pubs.listing,
+                    page_context={**cv_plan.context, **pubs.context}, intros=dict(cv_plan.intros))
+
+
+def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]]
+                     ) -> tuple[dict[str, Page], dict[str, str], dict[str, Term]]:
+    """Taxonomy index pages, term pages and the 404 page: (pages, their URLs, term page -> Term)."""
+    pages: dict[str, Page] = {}
+    urls: dict[str, str] = {}
+    terms_of: dict[str, Term] = {}
+    for name, terms in taxonomies.items():
+        source = f"_taxonomies/{name}"
+        pages[source] = Page(source=source, kind="taxonomy", title=name.replace("_", " ").title(), body="",
+                             params={"taxonomy": name}, generated=True)
+        urls[source] = f"/{name}/"
+        for slug, term in terms.items():
+            term_source = f"_taxonomies/{name}/{slug}"
+            pages[term_source] = Page(source=term_source, kind="term", title=term.name, body="",
+                                      params={"taxonomy": name, "term": slug}, generated=True)
+            urls[term_source] = term.url
+            terms_of[term_source] = term
+    pages[NOT_FOUND] = Page(source=NOT_FOUND, kind="404", title="Page not found", body="", generated=True)
+    urls[NOT_FOUND] = "/404.html"
+    return pages, urls, terms_of
+
+
+def url_collisions(urls: Mapping[str, str], generated: set[str]) -> list[SitegenError]:
+    """An error for each pair of pages writing the same output file, naming both.
+
+    A taxonomy, term or 404 page that meets a content page gives way (the content page wins, so a site can
+    write its own `/tags/` page); any other pair is an error.
+    """
+    claimed: dict[str, str] = {}
+    errors: list[SitegenError] = []
+    for source in sorted(urls, key=lambda s: (s in generated, s)):
+        out = output_path_for(urls[source]).casefold()
+        other = claimed.get(out)
+        if other is None:
+            claimed[out] = source
+        elif source not in generated:
+            errors.append(ContentError(
+                f"two pages write the same output `{output_path_for(urls[source])}`: {_label(other)} and "
+                f"{_label(source)}", path=_label(source), hint="give one of them another `slug` or `url`"))
+    return errors
+
+
+def _label(source: str) -> str:
+    return source if source.startswith("_") else f"content/{source}"
+
+
+def _with_pages(tree: ContentTree, pages: Mapping[str, Page], urls: Mapping[str, str]) -> ContentTree:
+    """The tree with generated pages added (a new tree: the old one is not changed)."""
+    if not pages:
+        return tree
+    return dataclasses.replace(tree, pages={**tree.pages, **pages}, urls={**tree.urls, **urls})
