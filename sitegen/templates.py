@@ -6,7 +6,7 @@ import datetime as dt
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jinja2
 import jinja2.bccache
@@ -16,9 +16,7 @@ import sitegen
 from sitegen.config import SiteConfig
 from sitegen.content.urls import UrlHelper
 from sitegen.errors import TemplateError
-
-if TYPE_CHECKING:
-    from sitegen.memo import BuildMemo
+from sitegen.memo import BuildMemo
 
 _ZH_MONTHS = "一二三四五六七八九十"
 

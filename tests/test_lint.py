@@ -1,4 +1,4 @@
-"""ruff and mypy stay clean (both are test extras; skipped when not installed)."""
+"""ruff, mypy and the import layers stay clean (test extras; skipped when not installed)."""
 
 from __future__ import annotations
 
@@ -21,3 +21,10 @@ def test_mypy_is_clean() -> None:
     pytest.importorskip("mypy")
     proc = subprocess.run([sys.executable, "-m", "mypy", "sitegen"], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
+
+
+@pytest.mark.skipif(shutil.which("lint-imports") is None, reason="import-linter not installed")
+def test_imports_follow_the_layers() -> None:
+    """No import cycles: each module imports only from layers below it (pyproject's importlinter contract)."""
+    proc = subprocess.run(["lint-imports", "--no-cache"], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from sitegen.build import BuildOptions, build_site
 from sitegen.cache import load_memo, save_memo
+from sitegen.check import check_build
 from sitegen.errors import OutputError
 from sitegen.memo import BuildMemo
 from sitegen.parallel import tune_gc_for_builds
@@ -52,8 +53,6 @@ def run(args: argparse.Namespace) -> int:
     for warning in result.warnings:
         print(warning.format(), file=sys.stderr)
     if args.check:
-        from sitegen.check import check_build
-
         report = check_build(result)
         if report.errors:
             print(report.format(), file=sys.stderr)

@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from sitegen.build import BuildOptions, build_site
 from sitegen.config import load_config
 from sitegen.cv.jsonresume import json_resume_bytes
 from sitegen.cv.markdown import render_markdown_cv
@@ -59,8 +60,6 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "md":
         data = render_markdown_cv(cv).encode()
     else:
-        from sitegen.build import BuildOptions, build_site
-
         result = build_site(BuildOptions(source=args.source))
         prefix = "" if lang == sources[0].lang else f"{lang}/"
         page = f"{prefix}cv/{args.variant + '/' if args.variant else ''}index.html"

@@ -17,7 +17,7 @@ from sitegen.config import SiteConfig
 from sitegen.content.sources import SourceFile, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
-from sitegen.errors import ConfigError, ContentError, SitegenError
+from sitegen.errors import ConfigError, ContentError, SitegenError, raise_if_any
 from sitegen.yamlload import load_yaml
 
 BibResult = tuple[list[Publication], list[SitegenError]]
@@ -74,8 +74,6 @@ def cv_options(config: SiteConfig) -> CVOptions:
                                   hint="e.g. bibtex: [data/papers.bib] (leave it out to read every data/*.bib)"))
         bibtex = None
     if errors:
-        from sitegen.errors import raise_if_any
-
         raise_if_any(errors)
     return CVOptions(name_variants=[str(n) for n in raw.get("name_variants") or []], paper=paper,
                      font_paths=[str(p) for p in pdf.get("font_paths") or []],
