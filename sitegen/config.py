@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from sitegen.errors import ConfigError, Diagnostic, SitegenError, raise_if_any
-from sitegen.yamlload import Yaml12Loader, check_size
+from sitegen.yamlload import Yaml12Loader, check_size, yaml_error
 
 CONFIG_NAMES = ("sitegen.yaml", "sitegen.yml")
 
@@ -149,11 +149,8 @@ def parse_config(text: str, path: str = "sitegen.yaml") -> tuple[SiteConfig, lis
         raw = yaml.load(text, Loader=Yaml12Loader) if node is not None else {}  # noqa: S506
         check_size(raw)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ConfigError(
-            f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path=path,
-            line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None,
-            hint="check indentation and quoting; values with `: ` or `#` need quotes") from None
+        raise yaml_error(exc, ConfigError, "YAML", path,
+                         hint="check indentation and quoting; values with `: ` or `#` need quotes") from None
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):

@@ -26,8 +26,9 @@ MIN_PAGES_PER_WORKER = 60
 
 LinkDecisions = tuple[tuple[str, str | None], ...]
 Item = TypeVar("Item")
-_TASK: Callable[[Sequence[Any]], list[Any]] | None = None
-"""The task of the pool being run; forked workers inherit it (and everything it closes over)."""
+_WORKER_TASK: list[Callable[[Sequence[Any]], list[Any]]] = []
+"""In a forked worker only: the task its pool was made for (installed by `_adopt`; the parent never sets it,
+so two pools in one process, e.g. two builds on two threads, cannot see each other's task)."""
 
 
 def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkResolver,
@@ -47,9 +48,13 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
     return rendered, tuple(sorted(seen.items()))
 
 
+def _adopt(task: Callable[[Sequence[Any]], list[Any]]) -> None:
+    """Worker initializer: keep the pool's task (a fork passes it without pickling, closures included)."""
+    _WORKER_TASK[:] = [task]
+
+
 def _run_task(chunk: Sequence[Any]) -> list[Any]:
-    assert _TASK is not None
-    return _TASK(chunk)
+    return _WORKER_TASK[0](chunk)
 
 
 def tune_gc_for_builds() -> None:
@@ -71,7 +76,6 @@ def worker_count(pages: int, jobs: int | None) -> int:
 def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None) -> list[Any]:
     """`task` over chunks of `items`, in forked workers when there are enough items; results concatenated
     in an order that depends on the number of workers, so results must carry their own keys."""
-    global _TASK
     workers = worker_count(len(items), jobs)
     if workers <= 1:
         return task(items)
@@ -79,12 +83,11 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
     # Everything alive now is shared read-only with the workers: keep the collector off it (fewer
     # copy-on-write pages, shorter collections).
     gc.freeze()
-    _TASK = task
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_adopt,
+                                 initargs=(task,)) as pool:
             return [item for chunk in pool.map(_run_task, chunks) for item in chunk]
     finally:
-        _TASK = None
         gc.unfreeze()
 
 

@@ -10,9 +10,11 @@ alias bomb is rejected instead of exhausting memory downstream.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
+
+from sitegen.errors import SitegenError
 
 _BaseLoader: type[yaml.SafeLoader]
 try:
@@ -112,3 +114,22 @@ def check_size(data: Any, limit: int = MAX_NODES) -> None:
         return total
 
     size(data, 0)
+
+
+ErrorType = TypeVar("ErrorType", bound=SitegenError)
+
+
+def yaml_error(exc: yaml.YAMLError, kind: type[ErrorType], what: str, path: str, *, first_line: int = 1,
+               hint: str | None = "check indentation and quoting") -> ErrorType:
+    """The one conversion of a YAML parse failure into sitegen's error: `invalid <what>: <problem>` at the
+    problem's line and column, with where the enclosing construct began as a cause.
+
+    `first_line` is the file line of the YAML text's first line (2 for front matter after `---`).
+    """
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    context_mark = getattr(exc, "context_mark", None)
+    causes = [f"{context} started on line {context_mark.line + first_line}"] if context and context_mark else []
+    return kind(f"invalid {what}: {problem}", path=path, line=mark.line + first_line if mark else None,
+                col=mark.column + 1 if mark else None, causes=causes, hint=hint)

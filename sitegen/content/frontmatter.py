@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from sitegen.errors import ContentError
-from sitegen.yamlload import load_yaml
+from sitegen.yamlload import load_yaml, yaml_error
 
 
 @dataclass(frozen=True)
@@ -103,15 +103,8 @@ def _parse(fm_text: str, fmt: str, path: str) -> dict[str, Any]:
     try:
         data = load_yaml(fm_text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        context = getattr(exc, "context", None)
-        context_mark = getattr(exc, "context_mark", None)
-        causes = [f"{context} started on line {context_mark.line + 2}"] if context and context_mark else []
-        raise ContentError(
-            f"invalid YAML front matter: {problem}", path=path,
-            line=mark.line + 2 if mark else None, col=mark.column + 1 if mark else None, causes=causes,
-            hint="check indentation, and quote values containing `: `, `#`, `[` or `{`") from None
+        raise yaml_error(exc, ContentError, "YAML front matter", path, first_line=2,
+                         hint="check indentation, and quote values containing `: `, `#`, `[` or `{`") from None
     except (ValueError, TypeError) as exc:
         raise ContentError(f"invalid YAML front matter: {exc}", path=path, line=2) from None
     if data is None:

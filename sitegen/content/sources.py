@@ -13,7 +13,7 @@ import yaml
 
 from sitegen.content.urls import nfc
 from sitegen.errors import ContentError, SitegenError
-from sitegen.yamlload import load_yaml
+from sitegen.yamlload import load_yaml, yaml_error
 
 MARKDOWN_EXTS = (".md", ".markdown")
 MAX_TEXT_BYTES = 8 * 1024 * 1024
@@ -125,25 +125,27 @@ def read_text(source: SourceFile, label: str) -> str:
                            hint="re-save the file as UTF-8") from None
 
 
-def parse_data_file(rel: str, text: str) -> Any:
-    """Parse one data file's text by its extension (YAML 1.2 scalars, JSON, TOML)."""
-    label = f"data/{rel}"
+def parse_by_extension(text: str, path: str) -> Any:
+    """Parse a data or CV file's text by its extension (`.json`, `.toml`, else YAML 1.2 scalars); errors name
+    `path` (site-relative) with line and column."""
     text = text.lstrip("\ufeff")
     try:
-        if rel.endswith(".json"):
+        if path.endswith(".json"):
             return json.loads(text)
-        if rel.endswith(".toml"):
+        if path.endswith(".toml"):
             return tomllib.loads(text)
         return load_yaml(text)
     except json.JSONDecodeError as exc:
-        raise ContentError(f"invalid JSON: {exc.msg}", path=label, line=exc.lineno, col=exc.colno) from None
+        raise ContentError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, col=exc.colno) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"invalid TOML: {exc}", path=label) from None
+        raise ContentError(f"invalid TOML: {exc}", path=path) from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ContentError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path=label,
-                           line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None,
-                           hint="check indentation and quoting") from None
+        raise yaml_error(exc, ContentError, "YAML", path) from None
+
+
+def parse_data_file(rel: str, text: str) -> Any:
+    """Parse one data file's text (`rel` is relative to data/)."""
+    return parse_by_extension(text, f"data/{rel}")
 
 
 def load_data(files: list[SourceFile], errors: list[SitegenError]) -> dict[str, Any]:

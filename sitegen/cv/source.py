@@ -3,22 +3,17 @@ and the BibTeX files of publications (`data/*.bib`, or the files `cv.bibtex` nam
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
 from sitegen.config import SiteConfig
-from sitegen.content.sources import SourceFile, read_text
+from sitegen.content.sources import SourceFile, parse_by_extension, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
 from sitegen.errors import ConfigError, ContentError, SitegenError, raise_if_any
-from sitegen.yamlload import load_yaml
 
 BibResult = tuple[list[Publication], list[SitegenError]]
 _NAME = re.compile(r"^cv(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.(yaml|yml|json|toml)$")
@@ -87,30 +82,11 @@ def _inside_site(path: str) -> bool:
     return bool(path) and not pure.is_absolute() and ".." not in pure.parts and not path.startswith("~")
 
 
-def parse_cv_text(text: str, path: str) -> Any:
-    """Parse CV text by its file extension."""
-    text = text.lstrip("\ufeff")
-    try:
-        if path.endswith(".json"):
-            return json.loads(text)
-        if path.endswith(".toml"):
-            return tomllib.loads(text)
-        return load_yaml(text)
-    except json.JSONDecodeError as exc:
-        raise ContentError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, col=exc.colno) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"invalid TOML: {exc}", path=path) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ContentError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path=path,
-                           line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
-
-
 def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, list[SitegenError]]:
     """Read, parse and validate one CV file; returns the source or the errors."""
     text = file.read_text("utf-8")
     try:
-        data = parse_cv_text(text, label)
+        data = parse_by_extension(text, label)
     except SitegenError as exc:
         return None, [exc]
     errors = validate_cv(data, label, key_lines(text))

@@ -163,6 +163,12 @@ class DevServer(http.server.ThreadingHTTPServer):
     request_queue_size = 128
 
 
+class DevServer6(DevServer):
+    """The dev server on an IPv6 address."""
+
+    address_family = socket.AF_INET6
+
+
 def is_loopback(host: str) -> bool:
     """127.0.0.0/8, ::1 and `localhost`."""
     if host == "localhost":
@@ -176,9 +182,8 @@ def is_loopback(host: str) -> bool:
 def make_server(host: str, port: int, state: ServerState) -> DevServer:
     """Bind (raises OSError when the port is taken) and remember which Host headers to accept."""
     handler = type("BoundHandler", (DevRequestHandler,), {"state": state})
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    DevServer.address_family = family
-    server = DevServer((host, port), handler)
+    server_class = DevServer6 if ":" in host else DevServer
+    server = server_class((host, port), handler)
     bound = server.server_address[1]
     if is_loopback(host):
         names = {host, "localhost", "127.0.0.1", "[::1]"} | ({f"[{host}]"} if ":" in host else set())
