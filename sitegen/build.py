@@ -18,7 +18,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import sitegen
 from sitegen.config import SiteConfig, load_config
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
@@ -31,7 +30,7 @@ from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cv
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
-from sitegen.memo import BuildMemo, digest
+from sitegen.memo import BuildMemo, config_key, key_of, site_inputs_key
 from sitegen.outputs import generate_outputs
 from sitegen.parallel import render_many
 from sitegen.plan import SitePlan, plan_site
@@ -69,12 +68,12 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     config, warnings = load_config(site_dir)
     config = _apply_overrides(config, options)
     memo = memo or BuildMemo()
-    memo.begin(digest(repr(config) + sitegen.__version__))
+    memo.begin(config_key(config))
     themes = theme_dirs(site_dir, config.theme)
     # 1. Gather: discover and parse every source (all errors of the phase together).
     sources = discover_sources(site_dir, themes)
     pages, data, cvs, publications = _parse_sources(sources, config, site_dir, memo)
-    apply_git_lastmod(pages, site_dir, config.enable_git_info)
+    pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
     plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, cv_options(config), publications,
                      now=options.now or build_time(), drafts=options.drafts or config.build.drafts,
@@ -84,8 +83,7 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     state, link_warnings = _render_markdown(plan, renderer, memo, options.jobs)
     warnings.extend(link_warnings)
     files, origins = _copy_assets(sources, plan.tree)
-    site_key = digest(f"{memo.config_key}\x00{data!r}\x00{[c.data for c in cvs]!r}\x00{publications!r}"
-                      f"\x00{plan.build_date}")
+    site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date)
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
@@ -138,7 +136,7 @@ def _parse_bibtex(memo: BuildMemo, text: str, path: str) -> tuple[list[Publicati
     """parse_bibtex, once per distinct file text (pylatexenc takes ~1 ms an entry)."""
     from sitegen.cv.bibtex import parse_bibtex  # bibtexparser is loaded only for sites with .bib files
 
-    blob = memo.blob(f"bibtex:{digest(path + chr(0) + text)}", lambda: pickle.dumps(parse_bibtex(text, path)))
+    blob = memo.blob(key_of("bibtex", path, text), lambda: pickle.dumps(parse_bibtex(text, path)))
     result: tuple[list[Publication], list[SitegenError]] = pickle.loads(blob)  # noqa: S301 - our own memo
     return result
 
@@ -177,7 +175,7 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
         page = tree.pages[source]
         if page.summary is not None:
             text = page.summary
-            summaries[source] = memo.blob(f"summary:{digest(text)}",
+            summaries[source] = memo.blob(key_of("summary", text),
                                           functools.partial(_render_summary, renderer, text)).decode()
         warnings.extend(broken_link_warnings(source, rendered[source]))
     for page_source, intro in plan.intros.items():  # a generated CV page shows cv.md's text

@@ -1,18 +1,27 @@
-"""Reuse of parsed pages and rendered Markdown between builds (the dev server keeps one in memory; the
-persistent build cache stores one on disk).
+"""The one door to caching: every cache key, and the memo that stores what one build hands to the next (the
+dev server keeps one in memory; `sitegen.cache` stores one on disk).
 
-Entries are keyed by content, never by time: a page is reused only when its file's bytes are the same, and
-rendered Markdown only when the text, its position and every link it resolved still resolve the same way.
+The pipeline calls pure functions; the memo wraps them from outside (`memo.page(rel, text, parse)`,
+`memo.blob(key, make)`). Entries are keyed by content, never by time or `repr()`: a key is a digest of
+declared inputs (file texts, the configuration, page metadata, sitegen's version) written out canonically by
+`stable`. A page is reused only when its file's bytes are the same, and rendered Markdown only when the text,
+its position and every link it resolved still resolve the same way. Memoised records are never changed
+after they are stored.
 """
 
 from __future__ import annotations
 
-import copy
+import dataclasses
+import datetime as dt
 import hashlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path, PurePath
 from typing import Any
 
+import sitegen
+from sitegen.config import SiteConfig
 from sitegen.content.page import Page
 from sitegen.markdown import Rendered
 
@@ -21,6 +30,78 @@ def digest(data: bytes | str) -> str:
     """A short content hash."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def stable(value: Any) -> str:
+    """Canonical text of a key's inputs: JSON of plain values, dataclasses field by field, dates in ISO form.
+
+    Anything else is a TypeError: a key is made of declared inputs, never of `repr()` (whose text may change
+    with a library version, or show an object's address).
+    """
+    try:
+        return json.dumps(value, default=_plain, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):  # keys that JSON cannot take (dates, numbers as YAML keys): slower, exact
+        return json.dumps(_exact(value), ensure_ascii=False, separators=(",", ":"))
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"~": type(value).__name__, **{f.name: getattr(value, f.name) for f in dataclasses.fields(value)}}
+    if isinstance(value, dt.date | dt.time):
+        return {"~date": value.isoformat()}
+    if isinstance(value, PurePath):
+        return value.as_posix()
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=stable)
+    raise TypeError(f"not a declared cache input: {type(value).__name__}")
+
+
+def _exact(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {"~map": [[_exact(k), _exact(v)] for k, v in value.items()]}
+    if isinstance(value, list | tuple):
+        return [_exact(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return _exact(_plain(value))
+
+
+def config_key(config: SiteConfig) -> str:
+    """Everything that changes how pages parse and render: the configuration and sitegen's version."""
+    return digest(f"{sitegen.__version__}\x00{stable(config)}")
+
+
+def page_meta_key(source: str, url: str | None, page: Page) -> str:
+    """A page's URL and metadata: every field but its body."""
+    fields = {f.name: getattr(page, f.name) for f in dataclasses.fields(page) if f.name != "body"}
+    return digest(f"{source}\x00{url}\x00{stable(fields)}")
+
+
+def body_key(body: str) -> str:
+    """A page's Markdown body."""
+    return digest(body)
+
+
+def site_inputs_key(config: str, data: Any, cvs: list[Any], publications: list[Any],
+                    build_date: dt.datetime | None) -> str:
+    """What every template may read besides pages: data files, CVs, publications and the build date."""
+    return digest("\x00".join([config, stable(data), stable(cvs), stable(publications), stable(build_date)]))
+
+
+def files_key(roots: list[Path]) -> str:
+    """Every file under these folders (templates), by path and content."""
+    parts: list[str] = []
+    for root in roots:
+        if root.is_dir():
+            for path in sorted(root.rglob("*")):
+                if path.is_file():
+                    parts.append(f"{root}:{path.relative_to(root).as_posix()}:{digest(path.read_bytes())}")
+    return digest("\n".join(parts))
+
+
+def key_of(kind: str, *inputs: Any) -> str:
+    """A memo key for a derived file (`pdf`, `feed`, `search`, ...) from its declared inputs."""
+    return f"{kind}:{digest(stable(inputs))}"
 
 
 @dataclass
@@ -62,8 +143,6 @@ class BuildMemo:
     used_markdown: set[tuple[str, int, str]] = field(default_factory=set)
     used_outputs: set[str] = field(default_factory=set)
     used_blobs: set[str] = field(default_factory=set)
-    hits: int = 0
-    misses: int = 0
     dirty: bool = True
     """Whether this build added anything (a clean warm build need not rewrite the cache)."""
     _readers: dict[str, set[str]] | None = field(default=None, repr=False)
@@ -82,7 +161,6 @@ class BuildMemo:
             self.config_key = config_key
         for used in (self.used_pages, self.used_markdown, self.used_outputs, self.used_blobs):
             used.clear()
-        self.hits = self.misses = 0
         self.dirty = False
 
     def finish(self) -> None:
@@ -148,16 +226,13 @@ class BuildMemo:
         return self.blobs[key]
 
     def page(self, rel: str, text: str, parse: Callable[[], Page]) -> Page:
-        """The parsed page for this exact text (a fresh copy, since later steps may fill in fields)."""
+        """The parsed page for this exact text (shared: later steps make changed copies, never change it)."""
         key = (rel, digest(text))
         self.used_pages.add(key)
         if key not in self.pages:
-            self.misses += 1
             self.dirty = True
             self.pages[key] = parse()
-        else:
-            self.hits += 1
-        return copy.copy(self.pages[key])  # later steps only assign fields (git lastmod), never mutate lists
+        return self.pages[key]
 
     def cached_markdown(self, source: str, body: str, body_line: int,
                         resolve: Callable[[str], str | None]) -> Rendered | None:
@@ -166,9 +241,7 @@ class BuildMemo:
         self.used_markdown.add(key)
         entry = self.markdown.get(key)
         if entry is not None and all(resolve(href) == result for href, result in entry.links):
-            self.hits += 1
             return entry.rendered
-        self.misses += 1
         return None
 
     def store_markdown(self, source: str, body: str, body_line: int, rendered: Rendered,

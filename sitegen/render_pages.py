@@ -15,7 +15,7 @@ from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
 from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
 from sitegen.markdown import MarkdownRenderer
-from sitegen.memo import BuildMemo, digest
+from sitegen.memo import BuildMemo, digest, files_key
 from sitegen.pagination import paginate
 from sitegen.parallel import fork_map, worker_count
 from sitegen.redirects import redirect_page
@@ -75,7 +75,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     env = make_environment(search_path, state.config, lambda text: renderer.render(text).html,
                            bytecode_cache=MemoBytecodeCache(memo))
     page_context = state.plan.page_context
-    key = digest(how.site_key + layouts_digest(search_path) + state.metadata_digest())
+    key = digest(how.site_key + files_key(search_path) + state.metadata_digest())
 
     def body_digest(source: str) -> str | None:
         return state.body_key(source) if source in state.tree.pages else None
@@ -172,17 +172,6 @@ def _render_units(state: SiteState, units: list[_Unit], indexes: Sequence[int]
         finally:
             state.reads = None
     return out
-
-
-def layouts_digest(search_path: list[Path]) -> str:
-    """Digest of every template file that lookups could reach."""
-    parts: list[str] = []
-    for root in search_path:
-        if root.is_dir():
-            for path in sorted(root.rglob("*")):
-                if path.is_file():
-                    parts.append(f"{root}:{path.relative_to(root).as_posix()}:{digest(path.read_bytes())}")
-    return digest("\n".join(parts))
 
 
 def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,

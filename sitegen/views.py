@@ -6,7 +6,6 @@ Views are thin: they look things up in the assembled tree and the rendered Markd
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import posixpath
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,7 +22,7 @@ from sitegen.content.text import minutes_to_read, plain_text, plain_words, trunc
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper, term_slug
 from sitegen.markdown import Rendered
-from sitegen.memo import digest
+from sitegen.memo import body_key, digest, page_meta_key
 from sitegen.plan import SitePlan
 
 
@@ -130,15 +129,14 @@ class SiteState:
         key = self._meta_keys.get(source)
         if key is None:
             page = self.tree.pages[source]
-            key = self._meta_keys[source] = digest(
-                f"{source}\x00{self.tree.urls.get(source)}\x00{dataclasses.replace(page, body='')!r}")
+            key = self._meta_keys[source] = page_meta_key(source, self.tree.urls.get(source), page)
         return key
 
     def body_key(self, source: str) -> str:
         """Digest of a page's Markdown body, computed once per build."""
         key = self._body_keys.get(source)
         if key is None:
-            key = self._body_keys[source] = digest(self.tree.pages[source].body)
+            key = self._body_keys[source] = body_key(self.tree.pages[source].body)
         return key
 
 
@@ -214,19 +212,23 @@ class PageView:
         return self._plain
 
     @cached_property
-    def _plain(self) -> str:
+    def _plain_words(self) -> tuple[str, tuple[int, int]]:
+        """The text and its counts: as the render workers filled them in, else made here (the rendered record
+        may be shared with the memo, so it is not changed)."""
         rendered = self._state.rendered.get(self.source)
         if rendered is None:
-            return ""
+            return "", (0, 0)
         if rendered.plain is None or rendered.words is None:
-            rendered.plain, rendered.words = plain_words(rendered.html)
-        return rendered.plain
+            return plain_words(rendered.html)
+        return rendered.plain, rendered.words
+
+    @cached_property
+    def _plain(self) -> str:
+        return self._plain_words[0]
 
     @cached_property
     def _counts(self) -> tuple[int, int]:
-        self._plain  # noqa: B018 - fills in the counts with the text
-        rendered = self._state.rendered.get(self.source)
-        return rendered.words if rendered is not None and rendered.words is not None else (0, 0)
+        return self._plain_words[1]
 
     @property
     def word_count(self) -> int:

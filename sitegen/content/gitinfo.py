@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import subprocess
 from pathlib import Path
@@ -34,11 +35,11 @@ def git_lastmods(site_dir: Path) -> dict[str, dt.datetime]:
     return found
 
 
-def apply_git_lastmod(pages: list[Page], site_dir: Path, enabled_for_all: bool) -> None:
-    """Fill `lastmod` from git for pages saying `lastmod: git`, or for every page without one when enabled."""
-    wanted = [p for p in pages if p.lastmod_from_git or (enabled_for_all and p.lastmod is None)]
-    if not wanted:
-        return
+def apply_git_lastmod(pages: list[Page], site_dir: Path, enabled_for_all: bool) -> list[Page]:
+    """The pages with `lastmod` from git for those saying `lastmod: git`, or for every page without one when
+    enabled (changed copies: parsed pages are shared with the build memo)."""
+    if not any(p.lastmod_from_git or (enabled_for_all and p.lastmod is None) for p in pages):
+        return pages
     dates = git_lastmods(site_dir)
-    for page in wanted:
-        page.lastmod = dates.get(page.source, page.lastmod)
+    return [dataclasses.replace(p, lastmod=dates.get(p.source, p.lastmod))
+            if p.lastmod_from_git or (enabled_for_all and p.lastmod is None) else p for p in pages]

@@ -25,7 +25,7 @@ from sitegen.cv.pdf import render_pdf
 from sitegen.cv.publication import Publication, merge_publications
 from sitegen.cv.source import CVOptions, CVSource
 from sitegen.errors import ContentError, SitegenError, raise_if_any
-from sitegen.memo import BuildMemo, digest
+from sitegen.memo import BuildMemo, key_of
 
 CV_PAGE = "cv.md"
 
@@ -120,7 +120,7 @@ def cv_files(plan: CVPlan, options: CVOptions, memo: BuildMemo | None = None) ->
     files: dict[str, bytes] = {}
     memo = memo or BuildMemo()
     for doc in plan.documents:
-        key = digest(f"pdf\x00{doc.cv!r}\x00{options!r}\x00{source_date_epoch()}")
+        key = key_of("pdf", doc.cv, options, source_date_epoch())
         files[doc.pdf_path] = memo.blob(key, functools.partial(
             render_pdf, doc.cv, paper=options.paper, font_paths=options.font_paths, source_label=doc.source.path))
         files[doc.json_path] = json_resume_bytes(doc.source.data)

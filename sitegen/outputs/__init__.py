@@ -9,7 +9,7 @@ import functools
 import pickle
 from pathlib import Path
 
-from sitegen.memo import BuildMemo, digest
+from sitegen.memo import BuildMemo, digest, stable
 from sitegen.outputs import aliases, feeds, search, sitemap
 from sitegen.outputs.context import Generator, OutputContext
 from sitegen.views import SiteState
@@ -21,7 +21,7 @@ GENERATORS: tuple[tuple[Generator, bool], ...] = (
 
 def content_key(state: SiteState, memo: BuildMemo) -> str:
     """Digest of the config and every page's metadata and URL (not bodies)."""
-    return digest(f"{memo.config_key}\x00{state.build_date!r}\x00{state.metadata_digest()}")
+    return digest(f"{memo.config_key}\x00{stable(state.build_date)}\x00{state.metadata_digest()}")
 
 
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],

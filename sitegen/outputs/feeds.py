@@ -8,7 +8,7 @@ import itertools
 from xml.sax.saxutils import escape, quoteattr
 
 from sitegen.content.dates import iso
-from sitegen.memo import BuildMemo, digest
+from sitegen.memo import BuildMemo, key_of
 from sitegen.outputs.absolute import absolutize
 from sitegen.outputs.context import OutputContext
 from sitegen.views import PageView, SiteState
@@ -61,9 +61,9 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
         views = list(itertools.islice((v for v in map(state.view, sources) if v is not None and v.date is not None),
                                       limit))
         # A feed is a function of its entries (metadata and body) and the config: reuse it while they hold.
-        key = digest("\x00".join([ctx.memo.config_key, path, title, str(full), repr(state.build_date)] + [
-            f"{state.meta_key(v.source)}|{state.body_key(v.source)}" for v in views]))
-        out[path] = ctx.memo.blob(f"feed:{key}", functools.partial(_feed_bytes, state, "/" + path, title, views,
+        key = key_of("feed", ctx.memo.config_key, path, title, full, state.build_date,
+                     [(state.meta_key(v.source), state.body_key(v.source)) for v in views])
+        out[path] = ctx.memo.blob(key, functools.partial(_feed_bytes, state, "/" + path, title, views,
                                                                    full, ctx.memo))
     return out
 
@@ -109,7 +109,7 @@ def render_feed(state: SiteState, path: str, title: str, views: list[PageView], 
         if memo is None:
             lines.append(_entry(view, terms, full, origin))
         else:
-            key = f"feed-entry:{state.meta_key(view.source)}:{state.body_key(view.source)}:{full}:{terms!r}"
+            key = key_of("feed-entry", state.meta_key(view.source), state.body_key(view.source), full, terms)
             lines.append(memo.blob(key, functools.partial(_entry_bytes, view, terms, full, origin)).decode())
     lines.append("</feed>")
     return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sitegen.content.page import Page
 from sitegen.content.text import plain_text
 from sitegen.content.urls import term_slug
+from sitegen.memo import key_of
 from sitegen.outputs.context import OutputContext
 from sitegen.views import SiteState
 
@@ -66,7 +67,7 @@ class _Index:
 def _cached_entry(ctx: OutputContext, state: SiteState, source: str, terms: list[str], body: str,
                   chars: int) -> bytes:
     """A page's entry from the memo, made when its metadata, body, terms or length are new."""
-    return ctx.memo.blob(f"search:{state.meta_key(source)}:{body}:{chars}:{terms!r}",
+    return ctx.memo.blob(key_of("search", state.meta_key(source), body, chars, terms),
                          functools.partial(_entry, state, source, terms, chars))
 
 
