@@ -104,8 +104,6 @@ class SiteConfig:
     """Search options."""
     cv: dict[str, Any] = field(default_factory=dict)
     """CV options (validated by sitegen.cv)."""
-    deploy: dict[str, Any] = field(default_factory=dict)
-    """Deployment options."""
     path: str = "sitegen.yaml"
     """The file this configuration came from (for messages)."""
 
@@ -220,7 +218,6 @@ class _Validator:
             feeds=self.get("feeds", dict, {}),
             search=self.get("search", dict, {}),
             cv=self.get("cv", dict, {}),
-            deploy=self.get("deploy", dict, {}),
             path=self.path,
         )
         raise_if_any(self.errors)

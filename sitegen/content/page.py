@@ -10,7 +10,7 @@ from typing import Any
 
 from sitegen.config import SiteConfig
 from sitegen.content.dates import DateParseError, date_from_filename, parse_date
-from sitegen.content.frontmatter import FrontMatter, normalize_text, split_front_matter
+from sitegen.content.frontmatter import normalize_text, split_front_matter
 from sitegen.content.urls import UnsafeURLError, check_safe_slug, nfc, normalize_url_path
 from sitegen.errors import ContentError, SitegenError, raise_if_any
 
@@ -200,7 +200,3 @@ def parse_page(source: str, text: str, config: SiteConfig) -> Page:
     raise_if_any(errors)
     return page
 
-
-def parse_front_matter_only(source: str, text: str) -> FrontMatter:
-    """Split without interpreting (for tools such as `sitegen check`)."""
-    return split_front_matter(normalize_text(text), source)

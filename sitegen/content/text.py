@@ -32,17 +32,6 @@ def count_words(text: str) -> tuple[int, int]:
     return words, cjk
 
 
-def word_count(text: str) -> int:
-    """Words, counting each CJK character as one word."""
-    words, cjk = count_words(text)
-    return words + cjk
-
-
-def reading_time(text: str) -> int:
-    """Minutes to read (at least 1): 220 words or 400 CJK characters a minute."""
-    return minutes_to_read(*count_words(text))
-
-
 def minutes_to_read(words: int, cjk: int) -> int:
     """Minutes to read `words` latin words and `cjk` CJK characters (at least 1)."""
     minutes = words / WORDS_PER_MINUTE + cjk / CJK_CHARS_PER_MINUTE

@@ -35,7 +35,7 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
     if out and "_redirects" not in ctx.files:
         # Netlify reads `_redirects` and answers with a real 301; other hosts fall back to the pages above.
         # `301!` (forced): Netlify skips a rule whose path has a file (shadowing), and each alias has its page.
-        lines = sorted(f"{state.urls.url(_alias_of(p))} {state.urls.url(t)} 301!" for p, t in _pairs(state))
+        lines = sorted(f"{state.urls.url(p)} {state.urls.url(t)} 301!" for p, t in _pairs(state))
         out["_redirects"] = ("\n".join(lines) + "\n").encode("utf-8")
     return out
 
@@ -45,7 +45,3 @@ def _pairs(state: object) -> list[tuple[str, str]]:
     tree = state.tree  # type: ignore[attr-defined]
     return [(alias, tree.urls[source]) for source, page in tree.pages.items() if source in tree.urls
             for alias in page.aliases]
-
-
-def _alias_of(alias: str) -> str:
-    return alias

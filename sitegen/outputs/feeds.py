@@ -44,12 +44,6 @@ def _deep_pages(state: SiteState, key: str) -> list[str]:
     return [s for s in tree.regular if tree.section_of[s] == key or tree.section_of[s].startswith(key + "/")]
 
 
-def feed_url_for(view: PageView) -> str | None:
-    """The section feed a page belongs to (for `<link rel=alternate>`), if any."""
-    top = view.section.split("/")[0] if view.section else ""
-    return f"/{top}/feed.xml" if top else None
-
-
 def generate(ctx: OutputContext) -> dict[str, bytes]:
     """Every feed as bytes."""
     state = ctx.state

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from sitegen.content.text import count_words, reading_time, truncate_words, word_count
+from sitegen.content.text import count_words, minutes_to_read, truncate_words
 from tests.conftest import build, html
 
 MakeSite = Callable[..., Path]
@@ -14,13 +14,13 @@ MakeSite = Callable[..., Path]
 def test_mixed_paragraph_word_count_is_pinned() -> None:
     text = "PyTorch 的 DataLoader 很快。We measured it twice, 结果一致。"
     assert count_words(text) == (6, 7)
-    assert word_count(text) == 13
+    assert sum(count_words(text)) == 13
 
 
 def test_reading_time() -> None:
-    assert reading_time("word " * 440) == 2
-    assert reading_time("字" * 800) == 2
-    assert reading_time("") == 1
+    assert minutes_to_read(*count_words("word " * 440)) == 2
+    assert minutes_to_read(*count_words("字" * 800)) == 2
+    assert minutes_to_read(*count_words("")) == 1
 
 
 def test_truncate_counts_cjk_characters_as_words() -> None:
