@@ -63,6 +63,7 @@ CLIENT_JS = r"""// sitegen dev server: live reload, stylesheet swaps and the bui
   function handle(name, raw) {
     var data = JSON.parse(raw);
     if (name === "hello") {
+      document.documentElement.dataset.sitegenLive = "connected";  // for tools and tests: the stream is up
       if (data.server !== server || data.epoch > epoch) {
         if (data.error) { overlay(data.error); return; }
         reload();

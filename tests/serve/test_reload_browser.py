@@ -25,9 +25,8 @@ def chromium(browser: Any) -> Any:
 def open_page(chromium: Any, url: str) -> Any:
     page = chromium.new_page()
     page.goto(url)
-    page.wait_for_function("window.performance.getEntriesByType('resource')"
-                           ".some(e => e.name.includes('/__sitegen/events')) || true")
-    page.wait_for_timeout(150)  # let the event stream connect
+    # The reload script marks the page once the event stream said hello: edits made after this are seen.
+    page.wait_for_function("document.documentElement.dataset.sitegenLive === 'connected'", timeout=10_000)
     return page
 
 

@@ -45,17 +45,15 @@ def test_unsafe_slugs_are_refused(bad: str) -> None:
     ("about", "/about/"),
     ("/a/b.html", "/a/b.html"),
     ("/", "/"),
-    ("//x//y/", "/x/y/"),
+    ("/x//y/", "/x/y/"),
+    ("/a/./b", "/a/b/"),
 ])
 def test_normalize_url_path(url: str, path: str) -> None:
-    if url.startswith("//"):
-        with pytest.raises(UnsafeURLError):
-            normalize_url_path(url)
-    else:
-        assert normalize_url_path(url) == path
+    assert normalize_url_path(url) == path
 
 
-@pytest.mark.parametrize("bad", ["/../../tmp/pwn", "/%2e%2e/x", "/a/%252e%252e/%252e%252e/b", "https://evil/"])
+@pytest.mark.parametrize("bad", ["/../../tmp/pwn", "/%2e%2e/x", "/a/%252e%252e/%252e%252e/b", "https://evil/",
+                                 "//x//y/"])
 def test_urls_that_leave_the_site_are_refused(bad: str) -> None:
     with pytest.raises(UnsafeURLError):
         normalize_url_path(bad)
