@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sitegen.config import SiteConfig, load_config
+from sitegen.config import SiteConfig
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
 from sitegen.content.page import Page, parse_page
@@ -27,6 +27,7 @@ from sitegen.content.tree import ContentTree
 from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
+from sitegen.dialects import Dialect, detect_dialect
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
@@ -65,19 +66,21 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     """
     started = time.perf_counter()
     site_dir = options.source
-    config, warnings = load_config(site_dir)
+    dialect = detect_dialect(site_dir)
+    config, warnings = dialect.load_config(site_dir)
     config = _apply_overrides(config, options)
     memo = memo or BuildMemo()
-    memo.begin(config_key(config))
+    memo.begin(config_key(config, dialect.name))
     themes = theme_dirs(site_dir, config.theme)
     # 1. Gather: discover and parse every source (all errors of the phase together).
     sources = discover_sources(site_dir, themes)
-    pages, data, cvs, publications = _parse_sources(sources, config, site_dir, memo)
+    pages, data, cvs, publications = _parse_sources(sources, config, dialect, site_dir, memo)
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
     plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, cv_options(config), publications,
                      now=options.now or build_time(), drafts=options.drafts or config.build.drafts,
-                     future=options.future or config.build.future, build_date=source_date_epoch())
+                     future=options.future or config.build.future, build_date=source_date_epoch(),
+                     dialect=dialect)
     # 3. Render Markdown, then templates, then the files made from the rendered site.
     renderer = MarkdownRenderer(config.markdown)
     state, link_warnings = _render_markdown(plan, renderer, memo, options.jobs)
@@ -106,7 +109,7 @@ def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
     return config
 
 
-def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path, memo: BuildMemo
+def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_dir: Path, memo: BuildMemo
                    ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication]]:
     """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase."""
     errors: list[SitegenError] = list(sources.errors)
@@ -114,7 +117,7 @@ def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path, memo: B
     for source in sources.pages:
         try:
             text = read_text(source, "content")
-            pages.append(memo.page(source.rel, text, lambda: parse_page(source.rel, text, config)))  # noqa: B023
+            pages.append(memo.page(source.rel, text, lambda: parse_page(source.rel, text, config, dialect)))  # noqa: B023
         except SitegenError as exc:
             errors.append(_in_content(exc, source))
     data = load_data(sources.data, errors)
@@ -165,7 +168,7 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]
-    for source, (result, links) in render_many(tree, renderer, urls, missing, jobs).items():
+    for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs).items():
         page = tree.pages[source]
         memo.store_markdown(source, page.body, page.body_line, result, links)
         rendered[source] = result
@@ -177,6 +180,7 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
             text = page.summary
             summaries[source] = memo.blob(key_of("summary", text),
                                           functools.partial(_render_summary, renderer, text)).decode()
+        warnings.extend(rendered[source].warnings)
         warnings.extend(broken_link_warnings(source, rendered[source]))
     for page_source, intro in plan.intros.items():  # a generated CV page shows cv.md's text
         if intro in rendered:

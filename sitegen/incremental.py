@@ -16,6 +16,7 @@ reports errors as usual. The result equals a clean build of the same files: test
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from pathlib import Path
 
@@ -45,7 +46,8 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
             return None
         try:
             text = read_text(source, "content")
-            page = memo.page(source.rel, text, lambda: parse_page(source.rel, text, state.config))  # noqa: B023
+            page = memo.page(source.rel, text, functools.partial(parse_page, source.rel, text, state.config,
+                                                                 state.plan.dialect))
         except SitegenError:
             return None  # the full build reports it, with everything else wrong
         old = state.tree.pages[source.rel]
@@ -54,7 +56,8 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
         edited[source.rel] = page
     tree = dataclasses.replace(state.tree, pages={**state.tree.pages, **edited})
     rendered = dict(state.rendered)
-    for rel, (result, links) in render_many(tree, basis.rendering.renderer, state.urls, sorted(edited), 1).items():
+    for rel, (result, links) in render_many(tree, basis.rendering.renderer, state.urls, state.plan.dialect,
+                                               sorted(edited), 1).items():
         page = tree.pages[rel]
         memo.store_markdown(rel, page.body, page.body_line, result, links)
         rendered[rel] = result
@@ -66,7 +69,7 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
         return None
     warnings = [w for w in previous.warnings if w.path not in {f"content/{rel}" for rel in edited}]
     for rel in sorted(edited):
-        warnings += broken_link_warnings(rel, rendered[rel])
+        warnings += [*rendered[rel].warnings, *broken_link_warnings(rel, rendered[rel])]
     page_files = render_pages(new_state, dataclasses.replace(basis.rendering, jobs=1), warnings, memo, only=units)
     before = {**basis.before_generators, **page_files}
     files = {**previous.files, **page_files}

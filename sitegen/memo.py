@@ -66,9 +66,10 @@ def _exact(value: Any) -> Any:
     return _exact(_plain(value))
 
 
-def config_key(config: SiteConfig) -> str:
-    """Everything that changes how pages parse and render: the configuration and sitegen's version."""
-    return digest(f"{sitegen.__version__}\x00{stable(config)}")
+def config_key(config: SiteConfig, dialect: str = "sitegen") -> str:
+    """Everything that changes how pages parse and render: the configuration, the site's dialect and sitegen's
+    version."""
+    return digest(f"{sitegen.__version__}\x00{dialect}\x00{stable(config)}")
 
 
 def page_meta_key(source: str, url: str | None, page: Page) -> str:

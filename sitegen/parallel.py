@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from sitegen.content.text import plain_words
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
+from sitegen.dialects import Dialect
 from sitegen.links import LinkResolver
 from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered
 
@@ -31,9 +32,10 @@ _WORKER_TASK: list[Callable[[Sequence[Any]], list[Any]]] = []
 so two pools in one process, e.g. two builds on two threads, cannot see each other's task)."""
 
 
-def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkResolver,
+def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkResolver, dialect: Dialect,
                source: str) -> tuple[Rendered, LinkDecisions]:
-    """Render one page's Markdown, recording every link decision (for cache validation)."""
+    """Expand the dialect's in-content syntax, then render the Markdown, recording every link decision (for
+    cache validation)."""
     page = tree.pages[source]
     resolve = resolver.for_page(source)
     seen: dict[str, str | None] = {}
@@ -42,9 +44,10 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
         seen[href] = resolve(href)
         return seen[href]
 
-    rendered = renderer.render(page.body, RenderContext(source=source, body_line=page.body_line,
-                                                        resolve_link=recording))
+    body, notes = dialect.expand(page.body, source, page.body_line)
+    rendered = renderer.render(body, RenderContext(source=source, body_line=page.body_line, resolve_link=recording))
     rendered.plain, rendered.words = plain_words(rendered.html)  # here, on every core, not in templates
+    rendered.warnings = tuple(notes)
     return rendered, tuple(sorted(seen.items()))
 
 
@@ -91,12 +94,12 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
         gc.unfreeze()
 
 
-def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, sources: list[str],
+def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, dialect: Dialect, sources: list[str],
                 jobs: int | None) -> dict[str, tuple[Rendered, LinkDecisions]]:
     """Render these pages' Markdown, in parallel when it pays; the same result for any number of workers."""
 
     def task(chunk: Sequence[str]) -> list[tuple[str, Rendered, LinkDecisions]]:
         resolver = LinkResolver(tree, urls)
-        return [(s, *render_one(tree, renderer, resolver, s)) for s in chunk]
+        return [(s, *render_one(tree, renderer, resolver, dialect, s)) for s in chunk]
 
     return {source: (rendered, links) for source, rendered, links in fork_map(task, sources, jobs)}

@@ -25,6 +25,7 @@ from sitegen.cv.publication import Publication
 from sitegen.cv.pubpage import PublicationList, plan_publications
 from sitegen.cv.site import CVPlan, plan_cv
 from sitegen.cv.source import CVOptions, CVSource
+from sitegen.dialects import NATIVE, Dialect
 from sitegen.errors import ContentError, SitegenError, raise_if_any
 
 NOT_FOUND = "_special/404"
@@ -46,6 +47,8 @@ class SitePlan:
     data: dict[str, Any]
     """`site.data`: the data/ files, nested."""
     urls: UrlHelper
+    dialect: Dialect
+    """How the site's files are read (its naming rules, its in-content syntax)."""
     build_date: dt.datetime | None
     cv: CVPlan
     publications: PublicationList | tuple[()]
@@ -58,7 +61,8 @@ class SitePlan:
 
 def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
               cvs: list[CVSource], cv_options: CVOptions, publications: list[Publication], *,
-              now: dt.datetime, drafts: bool, future: bool, build_date: dt.datetime | None) -> SitePlan:
+              now: dt.datetime, drafts: bool, future: bool, build_date: dt.datetime | None,
+              dialect: Dialect = NATIVE) -> SitePlan:
     """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
     tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
     raise_if_any(errors)
@@ -75,7 +79,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     tree = _with_pages(tree, listing_pages, listing_urls)
     raise_if_any(url_collisions(tree.urls, generated=set(listing_pages)))
     return SitePlan(config=config, tree=tree, content=content, taxonomies=taxonomies, listing_terms=listing_terms,
-                    data=data, urls=urls, build_date=build_date, cv=cv_plan, publications=pubs.listing,
+                    data=data, urls=urls, dialect=dialect, build_date=build_date, cv=cv_plan, publications=pubs.listing,
                     page_context={**cv_plan.context, **pubs.context}, intros=dict(cv_plan.intros))
 
 

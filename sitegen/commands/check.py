@@ -10,7 +10,7 @@ from sitegen.build import build_site
 from sitegen.check import check_build, check_directory
 from sitegen.check.external import check_external
 from sitegen.commands.build import options_from_args
-from sitegen.config import load_config
+from sitegen.dialects import load_site_config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check and print the report."""
     if args.output is not None:
-        config, _ = load_config(args.source)
+        config, _ = load_site_config(args.source)
         report = check_directory(args.output, args.base_url or config.base_url)
     else:
         report = check_build(build_site(options_from_args(args)))

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from sitegen.build import BuildOptions, build_site
-from sitegen.config import load_config
 from sitegen.cv.jsonresume import json_resume_bytes
 from sitegen.cv.markdown import render_markdown_cv
 from sitegen.cv.model import build_cv
@@ -17,6 +16,7 @@ from sitegen.cv.pdf import render_pdf
 from sitegen.cv.publication import merge_publications
 from sitegen.cv.schema import json_schema
 from sitegen.cv.source import cv_options, discover_bibtex, discover_cvs
+from sitegen.dialects import load_site_config
 from sitegen.errors import ContentError, raise_if_any
 
 
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "schema":
         data = (json.dumps(json_schema(), indent=2) + "\n").encode()
         return _emit(data, args.output)
-    config, _ = load_config(args.source)
+    config, _ = load_site_config(args.source)
     options = cv_options(config)
     sources, errors = discover_cvs(args.source, config.language)
     publications, bib_errors = discover_bibtex(args.source, options.bibtex, config.path)

@@ -9,7 +9,6 @@ import re
 UTC = dt.UTC
 
 _DATE_ONLY = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}$")
-_JEKYLL_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
 
 
 class DateParseError(ValueError):
@@ -41,18 +40,6 @@ def parse_date(value: object) -> dt.datetime | None:
     except ValueError as exc:
         raise DateParseError(f"{text!r} is not a valid date ({exc})") from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def date_from_filename(stem: str) -> tuple[dt.datetime, str] | None:
-    """Jekyll-style `2024-03-10-title` gives (2024-03-10, `title`)."""
-    match = _JEKYLL_NAME.match(stem)
-    if not match:
-        return None
-    try:
-        date = dt.datetime(int(match[1]), int(match[2]), int(match[3]), tzinfo=UTC)
-    except ValueError:
-        return None
-    return date, match[4]
 
 
 def build_time() -> dt.datetime:

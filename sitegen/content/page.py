@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sitegen.config import SiteConfig
-from sitegen.content.dates import DateParseError, date_from_filename, parse_date
+from sitegen.content.dates import DateParseError, parse_date
 from sitegen.content.frontmatter import normalize_text, split_front_matter
 from sitegen.content.urls import UnsafeURLError, check_safe_slug, nfc, normalize_url_path
+from sitegen.dialects import NATIVE, Dialect
 from sitegen.errors import ContentError, SitegenError, raise_if_any
 
 KNOWN_KEYS = frozenset({
@@ -98,7 +99,7 @@ def _as_list(value: Any) -> list[str]:
     return [str(value)] if str(value).strip() else []
 
 
-def parse_page(source: str, text: str, config: SiteConfig) -> Page:
+def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NATIVE) -> Page:
     """Parse one content file. Raises ContentError (or ErrorGroup) naming the file, line and column."""
     source = nfc(source)
     fm = split_front_matter(normalize_text(text), source)
@@ -128,7 +129,7 @@ def parse_page(source: str, text: str, config: SiteConfig) -> Page:
         page.lastmod = date_of("lastmod")
     page.publish_date = date_of("publishDate")
     page.expiry_date = date_of("expiryDate")
-    from_name = date_from_filename(page.stem) if kind == "page" else None
+    from_name = dialect.date_and_slug(page.stem) if kind == "page" else None
     if from_name:
         page.date = page.date or from_name[0]
 

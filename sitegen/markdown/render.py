@@ -20,6 +20,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from sitegen.config import MarkdownSettings
 from sitegen.content.urls import slugify
+from sitegen.errors import Diagnostic
 from sitegen.markdown.highlight import highlight_code
 from sitegen.markdown.markdown_attr import markdown_attr_plugin
 
@@ -71,6 +72,8 @@ class Rendered:
     """The text without tags, filled in once (by the render workers, else on first use; kept with the memo)."""
     words: tuple[int, int] | None = None
     """(latin words, CJK characters) of `plain`, filled in with it."""
+    warnings: tuple[Diagnostic, ...] = ()
+    """What the site's dialect could not expand before Markdown (file:line)."""
 
 
 def _math_renderer(content: str, options: dict[str, Any]) -> str:

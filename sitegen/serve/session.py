@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.build import BuildOptions, BuildResult, build_site
-from sitegen.config import load_config
+from sitegen.dialects import load_site_config
 from sitegen.errors import SitegenError
 from sitegen.incremental import rebuild_edited_pages
 from sitegen.memo import BuildMemo
@@ -113,7 +113,7 @@ class ServeSession:
         serve_in_thread(self.server)
         bound = self.server.server_address[1]
         site = self.options.source
-        config, _ = load_config(site)
+        config, _ = load_site_config(site)
         themes = theme_dirs(site, config.theme)
         ignore = [site / "public", site / ".sitegen-cache"]
         watch_paths = [site, *[t for t in themes if not t.is_relative_to(site.resolve())]]

@@ -6,7 +6,8 @@ import datetime as dt
 
 import pytest
 
-from sitegen.content.dates import DateParseError, date_from_filename, parse_date
+from sitegen.content.dates import DateParseError, parse_date
+from sitegen.dialects.jekyll import date_from_filename
 
 
 def test_date_only_is_that_calendar_date() -> None:

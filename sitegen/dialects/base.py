@@ -1,0 +1,36 @@
+"""The interface every dialect implements (a Protocol: dialects are plain objects, not subclasses)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Protocol
+
+from sitegen.config import SiteConfig
+from sitegen.errors import Diagnostic
+
+
+class Dialect(Protocol):
+    """How one tool's sites are read: layout, config, naming rules and in-content syntax."""
+
+    @property
+    def name(self) -> str:
+        """Short name for messages and cache keys (`sitegen`, `hugo`, `jekyll`)."""
+        ...
+
+    def detect(self, site_dir: Path) -> bool:
+        """Whether a site folder is laid out for this tool (by its config file, folders...)."""
+        ...
+
+    def load_config(self, site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
+        """Read the site's configuration into a SiteConfig, with warnings for what it could not map."""
+        ...
+
+    def date_and_slug(self, stem: str) -> tuple[dt.datetime, str] | None:
+        """Naming rule: the date and slug a content file's name gives (`2024-03-10-title`), if any."""
+        ...
+
+    def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
+        """In-content syntax expanded before Markdown (shortcodes, Liquid tags), with file:line warnings for
+        what could not be expanded. `body_line` is the file line of the body's first line."""
+        ...
