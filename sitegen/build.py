@@ -23,7 +23,7 @@ from sitegen.config import SiteConfig, load_config
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
 from sitegen.content.page import Page, parse_page
-from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_text
+from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
 from sitegen.content.taxonomies import collect_taxonomies
 from sitegen.content.tree import ContentTree, assemble_tree
 from sitegen.cv.publication import Publication
@@ -88,7 +88,7 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     memo = memo or BuildMemo()
     memo.begin(digest(repr(config) + sitegen.__version__))
     themes = theme_dirs(site_dir, config.theme)
-    sources = discover_sources(site_dir, themes)
+    sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside)
     pages, data, cvs, publications = _parse_sources(sources, config, site_dir, memo)
     apply_git_lastmod(pages, site_dir, config.enable_git_info)
     now = options.now or build_time()
@@ -145,7 +145,7 @@ def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path, memo: B
         except SitegenError as exc:
             errors.append(_in_content(exc, source))
     data = load_data(sources.data, errors)
-    cvs, cv_errors = discover_cvs(site_dir, config.language)
+    cvs, cv_errors = discover_cvs(site_dir, config.language, allow_outside=config.allow_symlinks_outside)
     errors.extend(e for e in cv_errors if not any(e.path == d.path and e.line == d.line for d in errors))
     try:
         bibtex_paths = cv_options(config).bibtex
@@ -153,7 +153,8 @@ def _parse_sources(sources: Sources, config: SiteConfig, site_dir: Path, memo: B
         errors.append(exc)
         bibtex_paths = None
     publications, bib_errors = discover_bibtex(site_dir, bibtex_paths, config.path,
-                                               functools.partial(_parse_bibtex, memo))
+                                               functools.partial(_parse_bibtex, memo),
+                                               allow_outside=config.allow_symlinks_outside)
     errors.extend(bib_errors)
     raise_if_any(errors)
     return pages, data, cvs, publications
@@ -218,10 +219,10 @@ def _copy_assets(sources: Sources, tree: ContentTree) -> tuple[dict[str, bytes],
     files: dict[str, bytes] = {}
     origins: dict[str, str] = {}
     for f in sources.static:
-        files[f.rel] = f.path.read_bytes()
+        files[f.rel] = read_bytes(f, "static")
         origins[f.rel] = str(f.path)
     by_rel = {r.rel: r for r in sources.resources}
     for rel, out in tree.resources.items():
-        files[out] = by_rel[rel].path.read_bytes()
+        files[out] = read_bytes(by_rel[rel], "content")
         origins[out] = f"content/{rel}"
     return files, origins

@@ -89,6 +89,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         print(exc.format(), file=sys.stderr)
         return 1
+    except OSError as exc:
+        # A file that vanished or cannot be read where no located message was made: still no traceback.
+        if args.debug:
+            traceback.print_exc()
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"{where}{exc.strerror or exc}\n  hint: check the file's permissions; --debug shows where this "
+              "happened", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("Interrupted.", file=sys.stderr)
         return 130

@@ -37,8 +37,9 @@ def run(args: argparse.Namespace) -> int:
         return _emit(data, args.output)
     config, _ = load_config(args.source)
     options = cv_options(config)
-    sources, errors = discover_cvs(args.source, config.language)
-    publications, bib_errors = discover_bibtex(args.source, options.bibtex, config.path)
+    allow = config.allow_symlinks_outside
+    sources, errors = discover_cvs(args.source, config.language, allow_outside=allow)
+    publications, bib_errors = discover_bibtex(args.source, options.bibtex, config.path, allow_outside=allow)
     raise_if_any(errors + bib_errors)
     sources = [dataclasses.replace(s, data=merge_publications(s.data, publications)) for s in sources]
     lang = args.lang or config.language

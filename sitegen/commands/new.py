@@ -24,7 +24,8 @@ def run(args: argparse.Namespace) -> int:
     """Create the site or the page and say what was written."""
     if len(args.target) == 2 and args.target[0] in KINDS:
         config, _ = load_config(args.source)
-        path = new_content(args.source, args.target[0], args.target[1], theme=config.theme)
+        path = new_content(args.source, args.target[0], args.target[1], theme=config.theme,
+                           allow_outside=config.allow_symlinks_outside)
         if not args.quiet:
             print(f"Created {path} (draft: true; remove that line to publish)")
         return 0

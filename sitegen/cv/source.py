@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from sitegen.config import SiteConfig
+from sitegen.confine import check_inside
 from sitegen.content.sources import SourceFile, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
@@ -110,8 +111,9 @@ def parse_cv_text(text: str, path: str) -> Any:
 
 def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, list[SitegenError]]:
     """Read, parse and validate one CV file; returns the source or the errors."""
-    text = file.read_text("utf-8")
+    folder, _, name = label.rpartition("/")
     try:
+        text = read_text(SourceFile(name, file), folder or ".")
         data = parse_cv_text(text, label)
     except SitegenError as exc:
         return None, [exc]
@@ -136,8 +138,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], list[SitegenError]]:
-    """Every CV in data/, the default-language one first; all errors of all files."""
+def discover_cvs(site_dir: Path, default_lang: str, *, allow_outside: bool = False
+                 ) -> tuple[list[CVSource], list[SitegenError]]:
+    """Every CV in data/, the default-language one first; all errors of all files. A CV file that is a link out
+    of the site is an error unless `allow_outside`."""
     data_dir = site_dir / "data"
     found: list[CVSource] = []
     errors: list[SitegenError] = []
@@ -146,7 +150,12 @@ def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], lis
     seen: set[str] = set()
     for file in sorted(data_dir.iterdir()):
         match = _NAME.match(file.name)
-        if not match or not file.is_file():
+        if not match or not (file.is_file() or file.is_symlink()):
+            continue
+        try:
+            check_inside(file, site_dir, f"data/{file.name}", allow=allow_outside)
+        except SitegenError as exc:
+            errors.append(exc)
             continue
         lang = match.group(1) or default_lang
         if lang in seen:
@@ -163,15 +172,17 @@ def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], lis
 
 
 def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = "sitegen.yaml",
-                    parse: Callable[[str, str], BibResult] | None = None) -> BibResult:
+                    parse: Callable[[str, str], BibResult] | None = None, *,
+                    allow_outside: bool = False) -> BibResult:
     """The publications of every .bib file (`paths`, else `data/*.bib` by name); all errors of all files.
+    A file whose links lead out of the site is an error unless `allow_outside`.
 
     `parse(text, path)` is `parse_bibtex` (the default), or a memoized version of it (the build's).
     """
     if paths is None:
         data_dir = site_dir / "data"
         paths = sorted(f"data/{f.name}" for f in data_dir.iterdir()
-                       if f.suffix.lower() == ".bib" and f.is_file()) if data_dir.is_dir() else []
+                       if f.suffix.lower() == ".bib" and (f.is_file() or f.is_symlink())) if data_dir.is_dir() else []
     publications: list[Publication] = []
     errors: list[SitegenError] = []
     first: dict[str, Publication] = {}
@@ -183,6 +194,11 @@ def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = 
         parse = parse_bibtex
     for label in paths:
         folder, _, name = label.rpartition("/")
+        try:
+            check_inside(site_dir / label, site_dir, label, allow=allow_outside)
+        except SitegenError as exc:
+            errors.append(exc)
+            continue
         if not (site_dir / label).is_file():
             errors.append(ConfigError(f"`cv.bibtex`: `{label}` does not exist", path=config_path,
                                       hint="give paths relative to the site folder, e.g. data/papers.bib"))

@@ -70,13 +70,25 @@ def new_site(target: Path, site: NewSite, *, force: bool = False, today: dt.date
     done = Scaffolded([], [])
     for rel, text in skeleton_files(site, today).items():
         path = target / rel
-        if path.exists() or path.is_symlink():
-            done.kept.append(path)
+        if path.exists() or path.is_symlink() or not _inside(path.parent, target):
+            done.kept.append(path)  # a folder linked out of the new site is not written through either
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
+        _create(path, text)
         done.written.append(path)
     return done
+
+
+def _inside(folder: Path, root: Path) -> bool:
+    """Whether the deepest existing part of `folder` is, after resolving links, inside `root`."""
+    existing = next((p for p in (folder, *folder.parents) if p.is_relative_to(root) and p.exists()), None)
+    return existing is None or existing.resolve().is_relative_to(root.resolve())
+
+
+def _create(path: Path, text: str) -> None:
+    """Write a new file; an existing file (or a link) at `path` is an error, never overwritten."""
+    with open(path, "x", encoding="utf-8") as f:
+        f.write(text)
 
 
 def archetype_for(kind: str, rel: str) -> str:
@@ -87,7 +99,7 @@ def archetype_for(kind: str, rel: str) -> str:
 
 
 def new_content(site_dir: Path, kind: str, rel: str, *, theme: str = "default",
-                today: dt.datetime | None = None) -> Path:
+                today: dt.datetime | None = None, allow_outside: bool = False) -> Path:
     """Create `content/<rel>` from the archetype, with title, today's date and `draft: true` filled in."""
     if kind not in KINDS:
         raise SitegenError(f"unknown kind `{kind}`", hint=f"use one of: {', '.join(KINDS)}")
@@ -97,8 +109,11 @@ def new_content(site_dir: Path, kind: str, rel: str, *, theme: str = "default",
     if rel.startswith("/") or ".." in rel.split("/"):
         raise SitegenError(f"{rel!r} must be a path inside content/", hint="for example posts/my-title.md")
     path = site_dir / "content" / rel
-    if path.exists():
+    if path.exists() or path.is_symlink():
         raise SitegenError(f"content/{rel} already exists", hint="choose another file name")
+    if not allow_outside and not _inside(path.parent, site_dir):
+        raise SitegenError(f"content/{rel}: a folder on the way is a link to outside the site",
+                           hint="create the page in a folder inside the site")
     today = today or build_time()
     stem = path.stem if path.stem != "index" else path.parent.name
     title = re.sub(r"^\d{4}-\d{2}-\d{2}-", "", stem).replace("-", " ").replace("_", " ").strip().capitalize()
@@ -117,5 +132,5 @@ def new_content(site_dir: Path, kind: str, rel: str, *, theme: str = "default",
     text = (text.replace("@@TITLE@@", title.replace('"', '\\"'))
             .replace("@@DATE@@", today.replace(microsecond=0).isoformat()))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, "utf-8")
+    _create(path, text)
     return path
