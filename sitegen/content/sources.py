@@ -68,9 +68,10 @@ def walk_files(root: Path, site_root: Path, label: str, errors: list[SitegenErro
         return out
     site_real = site_root.resolve()
     seen: set[Path] = set()
-    if not allow_outside and outside(root, site_root) is not None:
-        errors.append(ContentError(f"{label}/ is a symbolic link to outside the site ({outside(root, site_root)})",
-                                   path=f"{label}/", hint=ALLOW_HINT))
+    leads_to = None if allow_outside else outside(root, site_root)
+    if leads_to is not None:
+        errors.append(ContentError(f"a symbolic link to outside the site ({leads_to})", path=f"{label}/",
+                                   hint=ALLOW_HINT))
         return out
 
     def visit(folder: Path, rel: str) -> None:
