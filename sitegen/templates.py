@@ -118,7 +118,8 @@ def make_loader(search_path: list[Path], theme_layouts: list[Path], *, confined:
             jinja2.FileSystemLoader([str(p) for p in search_path]),
             jinja2.PrefixLoader({"theme": jinja2.FileSystemLoader([str(p) for p in theme_layouts])}),
         ])
-    roots = [p.parent for p in search_path[:1]] + [p.parent for p in search_path]
+    site = search_path[0].parent
+    roots = [site, *(p.parent for p in search_path[1:] if not p.is_relative_to(site))]
     return jinja2.ChoiceLoader([
         ConfinedLoader(search_path, roots),
         jinja2.PrefixLoader({"theme": ConfinedLoader(theme_layouts, roots)}),

@@ -127,7 +127,9 @@ def discover_sources(site_dir: Path, theme_dirs: list[Path], *, allow_outside: b
         (sources.pages if f.rel.lower().endswith(MARKDOWN_EXTS) else sources.resources).append(f)
     static: dict[str, SourceFile] = {}
     for theme in reversed(theme_dirs):
-        for f in walk_files(theme / "static", theme, "static", sources.errors, allow_outside=allow_outside,
+        # A theme inside the site must stay inside the site; one shipped with sitegen inside its own folder.
+        root = site_dir if theme.is_relative_to(site_dir) else theme
+        for f in walk_files(theme / "static", root, "static", sources.errors, allow_outside=allow_outside,
                             dotfiles=True):
             static[f.rel] = f
     for f in walk_files(site_dir / "static", site_dir, "static", sources.errors, allow_outside=allow_outside,
