@@ -2,13 +2,13 @@
 
 User text never becomes Typst markup: every piece is a Typst string literal joined in code mode, so no
 character in a CV (`#`, `*`, `$`, `@`, `<`) can change the layout. Headings stick to the entry after them and
-entries never break across pages.
+entries never break across pages. Fonts come with sitegen (Typst's own and the `rendercv-fonts` wheel) and the
+system's are ignored, so the same CV gives the same bytes on every machine.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -18,7 +18,6 @@ from sitegen.cv.model import CV, Entry
 from sitegen.errors import ConfigError
 
 _MD = MarkdownIt("commonmark", {"html": False})
-_CJK = re.compile(r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 LATIN_FONT = "Libertinus Serif"
 """The text face: embedded in Typst itself."""
 CJK_FONTS = {"zh": "Noto Sans SC", "ja": "Noto Sans JP", "ko": "Noto Sans KR"}
@@ -129,11 +128,6 @@ def typst_source(cv: CV, paper: str, fonts: list[str] | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def needs_cjk(cv: CV, source: str) -> bool:
-    """Whether the CV prints any CJK character."""
-    return bool(_CJK.search(source))
-
-
 def bundled_font_paths() -> list[str]:
     """The folders of the fonts sitegen ships (the `rendercv-fonts` wheel): the same on every machine."""
     import rendercv_fonts
@@ -145,7 +139,7 @@ def font_families(cv: CV, named: list[str]) -> list[str]:
     """The font list of the document: the author's fonts, the text face, then CJK faces, the CV's language first."""
     lang = cv.lang.split("-")[0].lower()
     cjk = [CJK_FONTS[lang]] if lang in CJK_FONTS else []
-    cjk += [font for key, font in CJK_FONTS.items() if font not in cjk]
+    cjk += [font for font in CJK_FONTS.values() if font not in cjk]
     return list(dict.fromkeys([*named, LATIN_FONT, *cjk]))
 
 
@@ -180,7 +174,8 @@ def font_setup(named: list[str], configured_paths: list[str], source_label: str 
     nowhere = [f for f in missing if f.casefold() not in _families(tuple(paths), True)]
     if nowhere:
         raise ConfigError(
-            f"`cv.pdf.font`: no font named {', '.join(repr(f) for f in nowhere)} is bundled or installed",
+            f"`cv.pdf.font` (site config): no font named {', '.join(repr(f) for f in nowhere)} is bundled or "
+            "installed",
             path=source_label,
             hint="bundled: " + ", ".join(sorted(_display_families(tuple(paths)))) + "; or install the font, or "
                  "give its folder in `cv: {pdf: {font_paths: [...]}}`")
