@@ -22,10 +22,10 @@ import sitegen
 from sitegen.config import SiteConfig, load_config
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
-from sitegen.content.page import Page, parse_page
+from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
 from sitegen.content.taxonomies import collect_taxonomies
-from sitegen.content.tree import ContentTree, assemble_tree
+from sitegen.content.tree import ContentTree, assemble_tree, left_out_warnings
 from sitegen.cv.publication import Publication
 from sitegen.cv.pubpage import plan_publications
 from sitegen.cv.site import cv_files, plan_cv
@@ -97,6 +97,7 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     tree, errors = assemble_tree(pages, [r.rel for r in sources.resources], config,
                                  now=now, drafts=drafts, future=future)
     raise_if_any(errors)
+    warnings.extend(page_warnings(pages) + left_out_warnings(tree, pages, now))
     taxonomies = collect_taxonomies(tree, config.taxonomies)
     renderer = MarkdownRenderer(config.markdown)
     rendered, summaries, link_warnings = _render_markdown(tree, renderer, config, memo, options.jobs)

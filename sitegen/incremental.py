@@ -22,7 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sitegen.content.page import Page, parse_page
+from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import SourceFile, read_text
 from sitegen.content.urls import nfc
 from sitegen.errors import SitegenError
@@ -107,7 +107,7 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
         return None
     warnings = [w for w in previous.warnings if w.path not in {f"content/{rel}" for rel in edited}]
     for rel in sorted(edited):
-        warnings += broken_link_warnings(rel, rendered[rel])
+        warnings += page_warnings([edited[rel]]) + broken_link_warnings(rel, rendered[rel])
     page_files = render_pages(new_state, basis.site_dir, basis.themes, basis.renderer, warnings,
                               basis.page_context, memo, basis.site_key, 1, only=units)
     before = {**basis.before_generators, **page_files}

@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     names = options.name_variants + [str((s.data.get("basics") or {}).get("name") or "") for s in sources]
     cv = build_cv(source.data, lang, names, options.variants.get(args.variant), args.variant)
     if args.format == "pdf":
-        data = render_pdf(cv, paper=options.paper, font_paths=options.font_paths, source_label=source.path)
+        data = render_pdf(cv, paper=options.paper, font_paths=options.font_paths, fonts=options.fonts,
+                          source_label=source.path)
     elif args.format == "json":
         data = json_resume_bytes(source.data)
     elif args.format == "md":

@@ -7,7 +7,7 @@ import json
 import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -45,6 +45,9 @@ class CVOptions:
     variants: dict[str, dict[str, Any]]
     bibtex: list[str] | None = None
     """Site-relative .bib files of publications; None: every `data/*.bib`, by name."""
+    fonts: list[str] = field(default_factory=list)
+    """`cv.pdf.font`: font families to set the PDF in, before the bundled ones (a family neither bundled nor
+    in `font_paths` is looked up among the system's fonts, and the PDF then depends on the machine)."""
 
 
 def cv_options(config: SiteConfig) -> CVOptions:
@@ -68,6 +71,12 @@ def cv_options(config: SiteConfig) -> CVOptions:
         if not re.match(r"^[a-z0-9][a-z0-9_-]*$", str(name)) or not isinstance(options, dict):
             errors.append(ConfigError(f"`cv.variants.{name}`: a variant needs a simple name and a mapping",
                                       path=config.path, hint="e.g. short: {tags: [systems], max_publications: 10}"))
+    font = pdf.get("font") or []
+    font = [font] if isinstance(font, str) else font
+    if not isinstance(font, list) or not all(isinstance(f, str) and f.strip() for f in font):
+        errors.append(ConfigError("`cv.pdf.font`: expected a font family name or a list of them", path=config.path,
+                                  hint='e.g. font: "EB Garamond" (the bundled fonts are listed in the README)'))
+        font = []
     bibtex = raw.get("bibtex")
     if bibtex is not None and (not isinstance(bibtex, list) or not all(
             isinstance(p, str) and _inside_site(p) for p in bibtex)):
@@ -81,7 +90,8 @@ def cv_options(config: SiteConfig) -> CVOptions:
     return CVOptions(name_variants=[str(n) for n in raw.get("name_variants") or []], paper=paper,
                      font_paths=[str(p) for p in pdf.get("font_paths") or []],
                      variants={str(k): v for k, v in variants.items() if isinstance(v, dict)},
-                     bibtex=[PurePosixPath(p).as_posix() for p in bibtex] if bibtex is not None else None)
+                     bibtex=[PurePosixPath(p).as_posix() for p in bibtex] if bibtex is not None else None,
+                     fonts=[f.strip() for f in font])
 
 
 def _inside_site(path: str) -> bool:

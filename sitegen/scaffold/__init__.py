@@ -25,12 +25,34 @@ class NewSite:
     title: str = "My Site"
     author: str = "Your Name"
     base_url: str = "https://example.org/"
+    requirement: str = ""
+    """The line of `requirements.txt` that installs sitegen for deploys (GitHub Actions, Netlify): by default
+    this very version from PyPI (`sitegen-cv==0.1.0`); `sitegen new --requirement` puts a fork's VCS URL, a
+    path or a wheel here instead."""
+
+
+def default_requirement() -> str:
+    """The distribution and version that is running, pinned: what a deploy must install to build the same."""
+    return f"{sitegen.DISTRIBUTION}=={sitegen.__version__}"
+
+
+def check_requirement(spec: str) -> str:
+    """A requirements.txt line as given on the command line, or a SitegenError saying what is wrong."""
+    spec = spec.strip()
+    if not spec or "\n" in spec or "\r" in spec or spec.startswith("#"):
+        raise SitegenError(f"--requirement {spec!r} is not one requirements.txt line",
+                           hint=f"for example `{default_requirement()}`, "
+                                f"`{sitegen.DISTRIBUTION} @ git+https://github.com/you/sitegen@main`, "
+                                "or a path to a wheel")
+    return spec
 
 
 def skeleton_files(site: NewSite, today: dt.date) -> dict[str, str]:
     """The starter site as `{relative path: text}` with the placeholders filled in."""
     values = {"TITLE": site.title, "AUTHOR": site.author, "BASE_URL": site.base_url,
-              "VERSION": sitegen.__version__, "DATE": today.isoformat()}
+              "VERSION": sitegen.__version__, "DATE": today.isoformat(),
+              "REQUIREMENT": check_requirement(site.requirement or default_requirement()),
+              "PROJECT_URL": sitegen.PROJECT_URL, "DISTRIBUTION": sitegen.DISTRIBUTION}
     files: dict[str, str] = {}
     for path in sorted(SKELETON.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
