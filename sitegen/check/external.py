@@ -38,13 +38,15 @@ class _HostLimiter:
         self.next_time: dict[str, float] = defaultdict(float)
         self.lock = threading.Lock()
 
-    def wait(self, host: str) -> None:
+    def wait(self, host: str) -> float:
+        """Sleep until this host's next free slot; returns the slot's start (time.monotonic() clock)."""
         with self.lock:
             now = time.monotonic()
             start = max(now, self.next_time[host])
             self.next_time[host] = start + self.interval
         if start > now:
             time.sleep(start - now)
+        return start
 
 
 def _fetch(url: str, timeout: float, retries: int, limiter: _HostLimiter) -> ExternalResult:
