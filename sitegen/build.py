@@ -21,9 +21,9 @@ from pathlib import Path
 from sitegen.config import SiteConfig
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
-from sitegen.content.page import Page, parse_page
-from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_text
-from sitegen.content.tree import ContentTree
+from sitegen.content.page import Page, page_warnings, parse_page
+from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
+from sitegen.content.tree import ContentTree, left_out_warnings
 from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
@@ -73,14 +73,16 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     memo.begin(config_key(config, dialect.name))
     themes = theme_dirs(site_dir, config.theme)
     # 1. Gather: discover and parse every source (all errors of the phase together).
-    sources = discover_sources(site_dir, themes)
+    sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside)
     pages, data, cvs, publications = _parse_sources(sources, config, dialect, site_dir, memo)
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
+    now = options.now or build_time()
     plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, cv_options(config), publications,
-                     now=options.now or build_time(), drafts=options.drafts or config.build.drafts,
+                     now=now, drafts=options.drafts or config.build.drafts,
                      future=options.future or config.build.future, build_date=source_date_epoch(),
                      dialect=dialect)
+    warnings.extend(page_warnings(pages) + left_out_warnings(plan.tree, pages, now))
     # 3. Render Markdown, then templates, then the files made from the rendered site.
     renderer = MarkdownRenderer(config.markdown)
     state, link_warnings = _render_markdown(plan, renderer, memo, options.jobs)
@@ -121,7 +123,7 @@ def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_
         except SitegenError as exc:
             errors.append(_in_content(exc, source))
     data = load_data(sources.data, errors)
-    cvs, cv_errors = discover_cvs(site_dir, config.language)
+    cvs, cv_errors = discover_cvs(site_dir, config.language, allow_outside=config.allow_symlinks_outside)
     errors.extend(e for e in cv_errors if not any(e.path == d.path and e.line == d.line for d in errors))
     try:
         bibtex_paths = cv_options(config).bibtex
@@ -129,7 +131,8 @@ def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_
         errors.append(exc)
         bibtex_paths = None
     publications, bib_errors = discover_bibtex(site_dir, bibtex_paths, config.path,
-                                               functools.partial(_parse_bibtex, memo))
+                                               functools.partial(_parse_bibtex, memo),
+                                               allow_outside=config.allow_symlinks_outside)
     errors.extend(bib_errors)
     raise_if_any(errors)
     return pages, data, cvs, publications
@@ -197,10 +200,10 @@ def _copy_assets(sources: Sources, tree: ContentTree) -> tuple[dict[str, bytes],
     files: dict[str, bytes] = {}
     origins: dict[str, str] = {}
     for f in sources.static:
-        files[f.rel] = f.path.read_bytes()
+        files[f.rel] = read_bytes(f, "static")
         origins[f.rel] = str(f.path)
     by_rel = {r.rel: r for r in sources.resources}
     for rel, out in tree.resources.items():
-        files[out] = by_rel[rel].path.read_bytes()
+        files[out] = read_bytes(by_rel[rel], "content")
         origins[out] = f"content/{rel}"
     return files, origins

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 import sitegen
+from sitegen.confine import outside
 from sitegen.memo import BuildMemo
 
 CACHE_DIR = ".sitegen-cache"
@@ -77,15 +78,36 @@ def load_memo(site_dir: Path) -> BuildMemo | None:
     return memo if isinstance(memo, BuildMemo) else None
 
 
-def save_memo(site_dir: Path, memo: BuildMemo) -> None:
+def cache_folder(site_dir: Path, *, allow_outside: bool = False) -> Path | None:
+    """The site's cache folder, made if missing, with its `.gitignore`; None when it cannot be used: a file, a
+    loop, or a link out of the site (unless `allow_outside`). Nothing is ever written through a linked
+    `.gitignore`: an existing one is left as it is."""
+    folder = site_dir / CACHE_DIR
+    if folder.is_symlink() and not allow_outside and outside(folder, site_dir) is not None:
+        return None
+    try:
+        folder.mkdir(exist_ok=True)
+        if not folder.is_dir():
+            return None
+        fd = os.open(folder / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    except FileExistsError:
+        return folder
+    except OSError:
+        return None
+    with os.fdopen(fd, "w") as f:
+        f.write("*\n")
+    return folder
+
+
+def save_memo(site_dir: Path, memo: BuildMemo, *, allow_outside: bool = False) -> None:
     """Write the memo atomically (temp file + rename); failures only cost the next build its cache."""
     key = _secret()
     if not key:
         return
-    folder = site_dir / CACHE_DIR
+    folder = cache_folder(site_dir, allow_outside=allow_outside)
+    if folder is None:
+        return
     try:
-        folder.mkdir(exist_ok=True)
-        (folder / ".gitignore").write_text("*\n")
         body = pickle.dumps(memo, protocol=pickle.HIGHEST_PROTOCOL)
         mac = hmac.new(key, body, hashlib.sha256).digest()
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".build-", suffix=".tmp")

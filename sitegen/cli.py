@@ -23,6 +23,11 @@ COMMANDS = {
 }
 
 
+def version_line() -> str:
+    """`sitegen --version`: the command, its version and the distribution to pin (`sitegen-cv==0.1.0`)."""
+    return f"sitegen {sitegen.__version__} ({sitegen.DISTRIBUTION}=={sitegen.__version__})"
+
+
 def _global_flags() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -36,7 +41,7 @@ def make_parser() -> argparse.ArgumentParser:
     """The full parser; subcommand flags come from each command module."""
     common = _global_flags()
     parser = argparse.ArgumentParser(prog="sitegen", description=sitegen.__doc__, parents=[common])
-    parser.add_argument("--version", action="version", version=f"sitegen {sitegen.__version__}")
+    parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():
         module = _command_module(name)
@@ -70,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: exit 0 on success, 1 on a build error, 2 on a usage error."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list in (["--version"], ["-V"]):
-        print(f"sitegen {sitegen.__version__}")  # fast path: no imports beyond the package
+        print(version_line())  # fast path: no imports beyond the package
         return 0
     parser = make_parser()
     try:
@@ -88,6 +93,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.debug:
             traceback.print_exc()
         print(exc.format(), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        # A file that vanished or cannot be read where no located message was made: still no traceback.
+        if args.debug:
+            traceback.print_exc()
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"{where}{exc.strerror or exc}\n  hint: check the file's permissions; --debug shows where this "
+              "happened", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("Interrupted.", file=sys.stderr)

@@ -98,6 +98,9 @@ class SiteConfig:
     """Show a table of contents on every page unless the page says `toc: false`."""
     enable_git_info: bool = False
     """Take `lastmod` from git history."""
+    allow_symlinks_outside: bool = False
+    """Follow symbolic links that lead out of the site folder (content/, static/, data/, layouts/, BibTeX and CV
+    files, the build cache). Off by default: a cloned site could otherwise publish or overwrite files anywhere."""
     feeds: dict[str, Any] = field(default_factory=dict)
     """Feed options (`limit`, `full_content`)."""
     search: dict[str, Any] = field(default_factory=dict)
@@ -215,6 +218,7 @@ class _Validator:
             summary_length=self._positive("summary_length", 70),
             toc=bool(self.get("toc", bool, False)),
             enable_git_info=bool(self.get("enable_git_info", bool, False)),
+            allow_symlinks_outside=bool(self.get("allow_symlinks_outside", bool, False)),
             feeds=self.get("feeds", dict, {}),
             search=self.get("search", dict, {}),
             cv=self.get("cv", dict, {}),
@@ -310,10 +314,16 @@ def load_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     """Read and parse the site's configuration file (defaults when there is none)."""
     found = find_config(site_dir)
     if found is None:
+        for name in CONFIG_NAMES:
+            if (site_dir / name).exists() or (site_dir / name).is_symlink():
+                raise ConfigError("not a readable file", path=name, hint="make it a plain file (or remove it)")
         return SiteConfig(), []
     try:
         text = found.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"not valid UTF-8 (byte offset {exc.start})", path=found.name,
                           hint="save the file as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the file: {exc.strerror or exc}", path=found.name,
+                          hint="check that it is a readable file") from None
     return parse_config(text, found.name)

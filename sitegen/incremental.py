@@ -20,7 +20,7 @@ import functools
 import time
 from pathlib import Path
 
-from sitegen.content.page import Page, parse_page
+from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import read_text
 from sitegen.errors import SitegenError
 from sitegen.links import broken_link_warnings
@@ -69,7 +69,7 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
         return None
     warnings = [w for w in previous.warnings if w.path not in {f"content/{rel}" for rel in edited}]
     for rel in sorted(edited):
-        warnings += [*rendered[rel].warnings, *broken_link_warnings(rel, rendered[rel])]
+        warnings += [*page_warnings([edited[rel]]), *rendered[rel].warnings, *broken_link_warnings(rel, rendered[rel])]
     page_files = render_pages(new_state, dataclasses.replace(basis.rendering, jobs=1), warnings, memo, only=units)
     before = {**basis.before_generators, **page_files}
     files = {**previous.files, **page_files}

@@ -8,9 +8,14 @@ back. Small builds and platforms without fork render in-process.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -51,9 +56,33 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
     return rendered, tuple(sorted(seen.items()))
 
 
-def _adopt(task: Callable[[Sequence[Any]], list[Any]]) -> None:
-    """Worker initializer: keep the pool's task (a fork passes it without pickling, closures included)."""
+def _start_worker(parent: int, task: Callable[[Sequence[Any]], list[Any]]) -> None:
+    """Worker initializer: die with the build process, and keep the pool's task (a fork passes it without
+    pickling, closures included)."""
+    _die_with_parent(parent)
     _WORKER_TASK[:] = [task]
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker when the build process ends, even by `kill -9` (a worker waiting
+    on its queue would otherwise live on, holding memory and the output's lock). Linux: the kernel sends
+    SIGKILL (prctl PR_SET_PDEATHSIG); elsewhere a thread watches the parent's id."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0:  # 1 = PR_SET_PDEATHSIG
+                if os.getppid() != parent:  # the parent died before the call: nobody will send the signal
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+    threading.Thread(target=_watch_parent, args=(parent,), name="sitegen-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def _run_task(chunk: Sequence[Any]) -> list[Any]:
@@ -87,8 +116,8 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
     # copy-on-write pages, shorter collections).
     gc.freeze()
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_adopt,
-                                 initargs=(task,)) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_start_worker, initargs=(os.getpid(), task)) as pool:
             return [item for chunk in pool.map(_run_task, chunks) for item in chunk]
     finally:
         gc.unfreeze()

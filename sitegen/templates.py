@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -14,6 +15,7 @@ from markupsafe import Markup
 
 import sitegen
 from sitegen.config import SiteConfig
+from sitegen.confine import ALLOW_HINT
 from sitegen.content.urls import UrlHelper
 from sitegen.errors import TemplateError
 from sitegen.memo import BuildMemo
@@ -43,12 +45,47 @@ def isodate(value: dt.datetime | None) -> str:
     return value.isoformat(timespec="seconds") if value else ""
 
 
-def make_loader(search_path: list[Path], theme_layouts: list[Path]) -> jinja2.BaseLoader:
+class ConfinedLoader(jinja2.FileSystemLoader):
+    """A FileSystemLoader that refuses a template whose links lead out of the folders it may read (the site, and
+    each theme's own folder), so that `layouts/base.html -> /etc/passwd` is not published."""
+
+    def __init__(self, searchpath: list[Path], roots: list[Path]) -> None:
+        super().__init__([str(p) for p in searchpath])
+        self.roots = [Path(os.path.realpath(r)) for r in roots]
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        """The template's source, after checking where its file really is."""
+        try:
+            source, filename, uptodate = super().get_source(environment, template)
+        except jinja2.TemplateNotFound:
+            raise
+        except OSError as exc:
+            raise TemplateError(f"cannot read the template {template}: {exc.strerror or exc}",
+                                path=exc.filename and str(exc.filename),
+                                hint="check that it is a readable file") from None
+        real = Path(os.path.realpath(filename))
+        if not any(real.is_relative_to(root) for root in self.roots):
+            raise TemplateError(f"a symbolic link to outside the site ({real})", path=filename,
+                                hint=ALLOW_HINT)
+        return source, filename, uptodate
+
+
+def make_loader(search_path: list[Path], theme_layouts: list[Path], *, confined: bool = True) -> jinja2.BaseLoader:
     """Site layouts shadow theme layouts by name; `theme/<name>` always reaches the theme's own file, so a
-    site's `base.html` can `{% extends "theme/base.html" %}` and override a single block."""
+    site's `base.html` can `{% extends "theme/base.html" %}` and override a single block.
+
+    With `confined` (unless the site sets `allow_symlinks_outside`), a template read through a link must stay
+    inside the site folder (the parent of the first search path) or inside its theme's folder."""
+    if not confined:
+        return jinja2.ChoiceLoader([
+            jinja2.FileSystemLoader([str(p) for p in search_path]),
+            jinja2.PrefixLoader({"theme": jinja2.FileSystemLoader([str(p) for p in theme_layouts])}),
+        ])
+    site = search_path[0].parent
+    roots = [site, *(p.parent for p in search_path[1:] if not p.is_relative_to(site))]
     return jinja2.ChoiceLoader([
-        jinja2.FileSystemLoader([str(p) for p in search_path]),
-        jinja2.PrefixLoader({"theme": jinja2.FileSystemLoader([str(p) for p in theme_layouts])}),
+        ConfinedLoader(search_path, roots),
+        jinja2.PrefixLoader({"theme": ConfinedLoader(theme_layouts, roots)}),
     ])
 
 
@@ -57,7 +94,7 @@ def make_environment(search_path: list[Path], config: SiteConfig,
                      bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """One environment per build: loader over site layouts then theme layouts."""
     env = jinja2.Environment(
-        loader=make_loader(search_path, search_path[1:]),
+        loader=make_loader(search_path, search_path[1:], confined=not config.allow_symlinks_outside),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -1,132 +1,290 @@
 """The only code that writes the output directory: safety checks, a staging directory, then the swap.
 
-Order: refuse unsafe output folders before touching anything -> write every file into a sibling staging
-folder (a full disk fails here, with the old site intact) -> move each changed file into place (atomic
-per file) -> delete files that the previous build wrote and this one did not (per the manifest) -> write the
-manifest. Files sitegen did not write (and every dotfile, such as `.git`) are kept unless `clean` is asked for.
+Order: refuse unsafe output folders before touching anything (`sitegen.outdir`) -> take the output's lock and
+remove staging folders of killed builds -> plan: which files changed, which stale files are provably ours
+(listed in the manifest with the digest of what is on disk now), and whether anything is in the way (a link,
+or a file or folder sitegen did not write) -> write every changed file into a sibling staging folder (a full
+disk fails here, with the old site intact) -> delete the stale files -> move each changed file into place
+(atomic per file) -> write the manifest. Files sitegen did not write (and every dot folder, such as `.git`)
+are kept unless `--clean-output` is asked for; no link inside the output is ever followed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import secrets
 import shutil
 import signal
+import stat
 import threading
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from sitegen.errors import OutputError
+from sitegen.errors import Diagnostic, OutputError, SitegenError, raise_if_any
+from sitegen.outdir import MANIFEST, check_output_dir, output_lock, remove_stale_staging, staging_prefix
 
-MANIFEST = ".sitegen-manifest.json"
-_SOURCE_FOLDERS = ("content", "static", "layouts", "data", "themes")
+__all__ = ["MANIFEST", "WriteStats", "check_output_dir", "path_problem", "write_output"]
+
+_RESERVED = (MANIFEST, ".git")
 
 
 @dataclass(frozen=True)
 class WriteStats:
-    """What the writer did."""
+    """What the writer did, and what it left alone and why."""
 
     written: int
     unchanged: int
     deleted: int
+    warnings: tuple[Diagnostic, ...] = ()
 
 
-def check_output_dir(out_dir: Path, site_dir: Path) -> Path:
-    """Refuse an output folder whose cleaning could destroy sources; returns the resolved folder."""
-    if str(out_dir).strip() == "":
-        raise OutputError("the output folder is empty", hint="pass --output public")
-    out = out_dir.expanduser().resolve()
-    site = site_dir.resolve()
-    home = Path.home().resolve()
-    reason = None
-    if out == Path(out.anchor):
-        reason = "it is the file-system root"
-    elif out == home:
-        reason = "it is your home folder"
-    elif out == site:
-        reason = "it is the site folder itself"
-    elif site.is_relative_to(out):
-        reason = "it contains the site folder"
-    else:
-        for name in _SOURCE_FOLDERS:
-            if out.is_relative_to(site / name):
-                reason = f"it is inside the site's {name}/ folder"
-                break
-    if reason:
-        raise OutputError(f"refusing to write the site into {out_dir} ({out}): {reason}",
-                          hint="choose a dedicated folder such as `public/`")
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"{out_dir} exists and is not a folder", hint="remove it or choose another --output")
-    return out
-
-
-def _read_manifest(out: Path) -> set[str]:
-    try:
-        data = json.loads((out / MANIFEST).read_text("utf-8"))
-        return {str(p) for p in data.get("files", [])}
-    except (OSError, ValueError, AttributeError):
-        return set()
-
-
-def _safe_rel(rel: str) -> str:
+def path_problem(rel: object) -> str | None:
+    """Why `rel` may not be an output path (None when it may): it must be a plain relative POSIX path, not
+    under a dot folder other than `.well-known/`, and not a name sitegen or git keeps for itself."""
+    if not isinstance(rel, str) or not rel:
+        return "it is not a path"
     parts = rel.split("/")
-    if rel.startswith("/") or any(p in ("", ".", "..") for p in parts) or "\\" in rel or "\x00" in rel:
-        raise OutputError(f"refusing to write {rel!r}: it is not a plain relative path")
-    return rel
+    if rel.startswith("/") or "\\" in rel or "\x00" in rel or any(p in ("", ".", "..") for p in parts):
+        return "it is not a plain relative path inside the output folder"
+    if any(p.startswith(".") and p != ".well-known" for p in parts[:-1]):
+        return "it is inside a dot folder (of those, only .well-known/ is published)"
+    if parts[-1] in _RESERVED or parts[-1].startswith(".sitegen"):
+        return f"the name {parts[-1]} is reserved"
+    return None
 
 
-def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clean: bool = False) -> WriteStats:
-    """Write `files` into `out_dir` safely (see the module docstring)."""
-    out = check_output_dir(out_dir, site_dir)
+def digest(data: bytes) -> str:
+    """The content digest the manifest keeps for each file."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clean: bool = False,
+                 origins: Mapping[str, str] | None = None) -> WriteStats:
+    """Write `files` into `out_dir` safely (see the module docstring); `origins` names the source of each
+    output path in messages."""
+    out = check_output_dir(out_dir, site_dir, clean=clean)
+    errors: list[SitegenError] = []
     for rel in files:
-        _safe_rel(rel)
+        problem = path_problem(rel)
+        if problem:
+            errors.append(OutputError(f"refusing to write {rel!r}: {problem}", path=(origins or {}).get(rel),
+                                      hint="change the page's url/slug/aliases, or rename the file"))
+    raise_if_any(errors)
+    try:
+        with output_lock(out):
+            remove_stale_staging(out)
+            return _write_locked(files, out, clean)
+    except OSError as exc:
+        raise OutputError(f"cannot write the output folder {out_dir}: {exc.strerror or exc}",
+                          path=exc.filename and str(exc.filename),
+                          hint="check the folder's permissions and free space; the previous output is as it was"
+                          ) from None
+
+
+def _write_locked(files: dict[str, bytes], out: Path, clean: bool) -> WriteStats:
     out.parent.mkdir(parents=True, exist_ok=True)
     # mkdir (not mkdtemp, whose 0700 would stay on a renamed first output) honours the umask.
-    staging = out.parent / f".{out.name}.sitegen-staging-{os.getpid()}-{secrets.token_hex(4)}"
+    staging = out.parent / f"{staging_prefix(out)}{os.getpid()}-{secrets.token_hex(4)}"
     staging.mkdir()
     try:
         if not out.exists():
             # A first build: the staging folder becomes the output in one rename.
             _write_all(staging, files.items())
-            (staging / MANIFEST).write_text(_manifest(files), "utf-8")
+            _write_manifest(staging, files)
             with _signals_deferred():
                 os.rename(staging, out)
             return WriteStats(written=len(files), unchanged=0, deleted=0)
-        changed: list[str] = []
-        unchanged = 0
-        for rel, data in files.items():
-            target = out / rel
-            if target.is_file() and not target.is_symlink() and target.stat().st_size == len(data) \
-                    and target.read_bytes() == data:
-                unchanged += 1
-                continue
-            changed.append(rel)
-        _write_all(staging, ((rel, files[rel]) for rel in changed))
-        previous = _read_manifest(out)
+        plan = _plan(out, files, clean)
+        _write_all(staging, ((rel, files[rel]) for rel in plan.changed))
         with _signals_deferred():
-            deleted = _commit(out, staging, changed, previous, files, clean)
-        return WriteStats(written=len(changed), unchanged=unchanged, deleted=deleted)
+            _commit(out, staging, plan, files)
+        return WriteStats(written=len(plan.changed), unchanged=plan.unchanged, deleted=len(plan.delete),
+                          warnings=tuple(plan.warnings))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+@dataclass
+class _Plan:
+    """What the commit will do; made before anything in the output changes."""
+
+    changed: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    delete: list[str] = field(default_factory=list)
+    """Files to remove: listed in the manifest and unchanged since (or, with --clean-output, not written now)."""
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+class _Tree:
+    """`lstat` of paths inside the output, remembered; links are never followed."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.stats: dict[str, os.stat_result | None] = {}
+
+    def lstat(self, rel: str) -> os.stat_result | None:
+        if rel not in self.stats:
+            try:
+                self.stats[rel] = os.lstat(self.out / rel)
+            except (FileNotFoundError, NotADirectoryError):
+                self.stats[rel] = None
+        return self.stats[rel]
+
+    def folder_problem(self, rel: str, going: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
+        """Why the folders on the way to `rel` cannot hold it: a link, or a file that is not going away."""
+        parts = rel.split("/")
+        for i in range(1, len(parts)):
+            folder = "/".join(parts[:i])
+            st = self.lstat(folder)
+            if st is None or (folder in going and stat.S_ISREG(st.st_mode)):
+                return None
+            if stat.S_ISLNK(st.st_mode):
+                return f"{folder} is a link (sitegen never writes or deletes through links in the output)"
+            if not stat.S_ISDIR(st.st_mode):
+                return f"{folder} is a file sitegen did not write"
+        return None
+
+
+def _plan(out: Path, files: dict[str, bytes], clean: bool) -> _Plan:
+    plan = _Plan()
+    tree = _Tree(out)
+    previous = _read_manifest(out, plan.warnings)
+    label = out.name
+    legacy = 0
+    for rel in sorted(previous.keys() - files.keys()):
+        st = tree.lstat(rel)
+        problem = tree.folder_problem(rel)
+        if problem:
+            plan.warnings.append(Diagnostic(f"kept {rel}: {problem}", path=label))
+        elif st is None:
+            continue
+        elif not stat.S_ISREG(st.st_mode):
+            plan.warnings.append(Diagnostic(f"kept {rel}: it is no longer a plain file sitegen wrote", path=label))
+        elif previous[rel] is None:
+            legacy += 1
+        elif _file_digest(out / rel) != previous[rel]:
+            if not clean:
+                plan.warnings.append(Diagnostic(f"kept {rel}: it changed after sitegen wrote it", path=label,
+                                                hint="delete it yourself if the site no longer needs it"))
+        else:
+            plan.delete.append(rel)
+    if legacy and not clean:
+        plan.warnings.append(Diagnostic(
+            f"kept {legacy} file(s) an older sitegen wrote (its manifest cannot prove they are unchanged)",
+            path=label, hint="build once with --clean-output to remove files this build does not write"))
+    if clean:
+        plan.delete = sorted(set(plan.delete) | (_all_files(out) - files.keys()))
+    going = set(plan.delete)
+    errors: list[SitegenError] = []
+    for rel, data in files.items():
+        problem = tree.folder_problem(rel, going)
+        st = tree.lstat(rel) if problem is None else None
+        if problem is None and st is not None and stat.S_ISDIR(st.st_mode) and not _only(out / rel, rel, going):
+            problem = f"{rel} is a folder holding files sitegen did not write"
+        if problem:
+            errors.append(OutputError(f"cannot write {rel}: {problem}", path=str(out),
+                                      hint="move it out of the output folder and build again"))
+            continue
+        if st is not None and stat.S_ISREG(st.st_mode) and st.st_size == len(data) \
+                and (out / rel).read_bytes() == data:
+            plan.unchanged += 1
+            continue
+        plan.changed.append(rel)
+    raise_if_any(errors)
+    return plan
+
+
+def _only(folder: Path, rel: str, going: set[str]) -> bool:
+    """Whether every file below `folder` (no links) is one that is going away."""
+    for root, dirs, names in os.walk(folder):
+        prefix = rel + "/" + Path(root).relative_to(folder).as_posix()
+        prefix = prefix.removesuffix("/.") + "/"
+        if any(os.path.islink(os.path.join(root, d)) for d in dirs):
+            return False
+        if any(prefix + name not in going for name in names):
+            return False
+    return True
+
+
+def _file_digest(path: Path) -> str | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        return digest(f.read())
+
+
+def _read_manifest(out: Path, warnings: list[Diagnostic]) -> dict[str, str | None]:
+    """The previous build's files and their digests (None for a manifest of sitegen before 0.x, which had
+    none). Entries that are not plain paths inside the output are ignored with one warning."""
+    path = out / MANIFEST
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as f:
+            data = json.loads(f.read().decode("utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        warnings.append(Diagnostic(f"{MANIFEST} cannot be read ({getattr(exc, 'strerror', None) or exc}); "
+                                   "no file of the previous build is removed", path=out.name))
+        return {}
+    raw = data.get("files") if isinstance(data, dict) else None
+    entries: dict[object, object]
+    if isinstance(raw, dict):
+        entries = dict(raw)
+    elif isinstance(raw, list):
+        entries = dict.fromkeys(raw)
+    else:
+        warnings.append(Diagnostic(f"{MANIFEST} is not a sitegen manifest; no file of the previous build is "
+                                   "removed", path=out.name))
+        return {}
+    valid: dict[str, str | None] = {}
+    ignored: list[str] = []
+    for rel, value in entries.items():
+        if path_problem(rel) is None and (value is None or isinstance(value, str)):
+            valid[str(rel)] = value if isinstance(value, str) else None
+        else:
+            ignored.append(repr(rel))
+    if ignored:
+        warnings.append(Diagnostic(
+            f"ignored {len(ignored)} entr{'y' if len(ignored) == 1 else 'ies'} of {MANIFEST} that "
+            f"{'is' if len(ignored) == 1 else 'are'} not a plain path inside the output: {', '.join(ignored[:3])}"
+            f"{' ...' if len(ignored) > 3 else ''}", path=out.name,
+            hint="sitegen only removes files it wrote into this folder; nothing outside it was touched"))
+    return valid
+
+
 def _write_all(root: Path, items: Iterable[tuple[str, bytes]]) -> None:
-    """Write files under `root`, creating each folder once."""
+    """Write files under `root` (a fresh staging folder), creating each folder once."""
     made: set[str] = set()
     for rel, data in items:
         folder = rel.rpartition("/")[0]
         if folder and folder not in made:
             (root / folder).mkdir(parents=True, exist_ok=True)
             made.add(folder)
-        with open(root / rel, "wb") as f:
+        with open(root / rel, "xb") as f:
             f.write(data)
 
 
-def _manifest(files: dict[str, bytes]) -> str:
-    return json.dumps({"files": sorted(files)}, ensure_ascii=False, indent=0) + "\n"
+def _write_manifest(folder: Path, files: dict[str, bytes]) -> None:
+    """The manifest, replaced atomically (a link in its place is replaced, never written through)."""
+    text = json.dumps({"files": {rel: digest(files[rel]) for rel in sorted(files)}}, ensure_ascii=False,
+                      indent=0) + "\n"
+    tmp = folder / f"{MANIFEST}.{secrets.token_hex(4)}.tmp"
+    try:
+        # O_EXCL: a fresh file, never an existing one or a link's target; the mode honours the umask.
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, folder / MANIFEST)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 @contextlib.contextmanager
@@ -143,32 +301,24 @@ def _signals_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _commit(out: Path, staging: Path, changed: list[str], previous: set[str], files: dict[str, bytes],
-            clean: bool) -> int:
-    """Move staged files into place, delete stale ones, write the manifest; returns how many were deleted."""
-    for rel in changed:
+def _commit(out: Path, staging: Path, plan: _Plan, files: dict[str, bytes]) -> None:
+    """Delete the stale files, move the staged ones into place, write the manifest (all checked by `_plan`)."""
+    for rel in plan.delete:
         target = out / rel
-        if target.is_symlink() or (target.exists() and target.is_dir()):
-            _remove(target)
+        with contextlib.suppress(FileNotFoundError):
+            target.unlink()
+        _prune_empty(target.parent, out)
+    for rel in plan.changed:
+        target = out / rel
+        if target.is_dir() and not target.is_symlink():
+            _remove_empty_folders(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(staging / rel, target)
-    stale = previous - files.keys()
-    if clean:
-        stale |= _all_files(out) - files.keys()
-    deleted = 0
-    for rel in sorted(stale):
-        if rel == MANIFEST or any(p.startswith(".") for p in rel.split("/")):
-            continue
-        target = out / rel
-        if target.is_file() or target.is_symlink():
-            target.unlink()
-            deleted += 1
-            _prune_empty(target.parent, out)
-    (out / MANIFEST).write_text(_manifest(files), "utf-8")
-    return deleted
+    _write_manifest(out, files)
 
 
 def _all_files(out: Path) -> set[str]:
+    """Every file in the output outside dot folders (for --clean-output); links to folders are not followed."""
     found: set[str] = set()
     for root, dirs, names in os.walk(out):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
@@ -179,11 +329,9 @@ def _all_files(out: Path) -> set[str]:
     return found
 
 
-def _remove(target: Path) -> None:
-    if target.is_dir() and not target.is_symlink():
-        shutil.rmtree(target)
-    else:
-        target.unlink()
+def _remove_empty_folders(folder: Path) -> None:
+    for root, _dirs, _names in os.walk(folder, topdown=False):
+        os.rmdir(root)
 
 
 def _prune_empty(folder: Path, out: Path) -> None:

@@ -4,6 +4,8 @@ against the network (they point it at a server on 127.0.0.1)."""
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import threading
 import time
 import urllib.error
@@ -36,13 +38,15 @@ class _HostLimiter:
         self.next_time: dict[str, float] = defaultdict(float)
         self.lock = threading.Lock()
 
-    def wait(self, host: str) -> None:
+    def wait(self, host: str) -> float:
+        """Sleep until this host's next free slot; returns the slot's start (time.monotonic() clock)."""
         with self.lock:
             now = time.monotonic()
             start = max(now, self.next_time[host])
             self.next_time[host] = start + self.interval
         if start > now:
             time.sleep(start - now)
+        return start
 
 
 def _fetch(url: str, timeout: float, retries: int, limiter: _HostLimiter) -> ExternalResult:
@@ -90,9 +94,18 @@ def check_external(urls: list[str], cache_file: Path | None, *, workers: int = 8
         if result.ok:
             cache[result.url] = now
     if cache_file is not None:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(cache, sort_keys=True, indent=0), "utf-8")
-        tmp.replace(cache_file)
+        _save(cache_file, json.dumps(cache, sort_keys=True, indent=0))
     cached = [ExternalResult(u, True, None, "cached") for u in urls if u not in todo]
     return sorted(results + cached, key=lambda r: r.url)
+
+
+def _save(cache_file: Path, text: str) -> None:
+    """Replace the cache file atomically through a fresh temporary file (never through a link); a cache that
+    cannot be written only costs the next run its cache."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=".external-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, cache_file)
+    except OSError:
+        return

@@ -11,8 +11,9 @@ from sitegen.cache import load_memo, save_memo
 from sitegen.check import check_build
 from sitegen.errors import OutputError
 from sitegen.memo import BuildMemo
+from sitegen.outdir import check_output_dir, output_lock
 from sitegen.parallel import tune_gc_for_builds
-from sitegen.writer import check_output_dir, write_output
+from sitegen.writer import write_output
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +46,12 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None and not args.output.strip():
         raise OutputError("the output folder is empty", hint="pass --output public")
     output = Path(args.output) if args.output is not None else args.source / "public"
-    check_output_dir(output, args.source)  # refuse an unsafe output before doing any work
+    out = check_output_dir(output, args.source, clean=args.clean_output)  # refuse an unsafe output before any work
+    with output_lock(out):  # one build at a time into one output, from the start: the second is told at once
+        return _build_and_write(args, output)
+
+
+def _build_and_write(args: argparse.Namespace, output: Path) -> int:
     tune_gc_for_builds()
     memo = None if args.no_cache else load_memo(args.source)
     memo = memo or BuildMemo()
@@ -58,9 +64,11 @@ def run(args: argparse.Namespace) -> int:
             print(report.format(), file=sys.stderr)
             print("Error: broken links; nothing was written.", file=sys.stderr)
             return 1
-    stats = write_output(result.files, output, args.source, clean=args.clean_output)
+    stats = write_output(result.files, output, args.source, clean=args.clean_output, origins=result.sources)
+    for warning in stats.warnings:
+        print(warning.format(), file=sys.stderr)
     if not args.no_cache and memo.dirty:
-        save_memo(args.source, memo)
+        save_memo(args.source, memo, allow_outside=result.config.allow_symlinks_outside)
     if not args.quiet:
         print(f"Built {result.pages} pages, {len(result.files)} files in {result.seconds:.2f}s "
               f"-> {output} ({stats.written} written, {stats.unchanged} unchanged, {stats.deleted} removed)")

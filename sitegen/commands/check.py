@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from sitegen.build import build_site
+from sitegen.cache import cache_folder
 from sitegen.check import check_build, check_directory
 from sitegen.check.external import check_external
 from sitegen.commands.build import options_from_args
@@ -26,13 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check and print the report."""
+    config, _ = load_site_config(args.source)
     if args.output is not None:
-        config, _ = load_site_config(args.source)
         report = check_directory(args.output, args.base_url or config.base_url)
     else:
         report = check_build(build_site(options_from_args(args)))
     if args.external and report.external:
-        cache = args.source / ".sitegen-cache" / "external-links.json"
+        folder = cache_folder(args.source, allow_outside=config.allow_symlinks_outside)
+        cache = folder / "external-links.json" if folder is not None else None
         for result in check_external(report.external, cache):
             if not result.ok:
                 report.add_external_failure(result.url, result.error)

@@ -38,8 +38,9 @@ def run(args: argparse.Namespace) -> int:
         return _emit(data, args.output)
     config, _ = load_site_config(args.source)
     options = cv_options(config)
-    sources, errors = discover_cvs(args.source, config.language)
-    publications, bib_errors = discover_bibtex(args.source, options.bibtex, config.path)
+    allow = config.allow_symlinks_outside
+    sources, errors = discover_cvs(args.source, config.language, allow_outside=allow)
+    publications, bib_errors = discover_bibtex(args.source, options.bibtex, config.path, allow_outside=allow)
     raise_if_any(errors + bib_errors)
     sources = [dataclasses.replace(s, data=merge_publications(s.data, publications)) for s in sources]
     lang = args.lang or config.language
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     names = options.name_variants + [str((s.data.get("basics") or {}).get("name") or "") for s in sources]
     cv = build_cv(source.data, lang, names, options.variants.get(args.variant), args.variant)
     if args.format == "pdf":
-        data = render_pdf(cv, paper=options.paper, font_paths=options.font_paths, source_label=source.path)
+        data = render_pdf(cv, paper=options.paper, font_paths=options.font_paths, fonts=options.fonts,
+                          source_label=source.path)
     elif args.format == "json":
         data = json_resume_bytes(source.data)
     elif args.format == "md":

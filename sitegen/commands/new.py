@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from sitegen.config import load_config
-from sitegen.scaffold import KINDS, NewSite, new_content, new_site
+from sitegen.scaffold import KINDS, NewSite, default_requirement, new_content, new_site
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--title", default="My Site")
     parser.add_argument("--author", default="Your Name")
     parser.add_argument("--base-url", default="https://example.org/")
+    parser.add_argument("--requirement", metavar="SPEC", default="",
+                        help="the requirements.txt line deploys install sitegen from (default: "
+                             f"{default_requirement()}); e.g. a fork's `git+https://...` URL, a path or a wheel")
     parser.add_argument("--force", action="store_true", help="add missing files to a non-empty folder")
     parser.add_argument("--source", "-s", type=Path, default=Path("."), help="site folder for a new page")
 
@@ -24,7 +27,8 @@ def run(args: argparse.Namespace) -> int:
     """Create the site or the page and say what was written."""
     if len(args.target) == 2 and args.target[0] in KINDS:
         config, _ = load_config(args.source)
-        path = new_content(args.source, args.target[0], args.target[1], theme=config.theme)
+        path = new_content(args.source, args.target[0], args.target[1], theme=config.theme,
+                           allow_outside=config.allow_symlinks_outside)
         if not args.quiet:
             print(f"Created {path} (draft: true; remove that line to publish)")
         return 0
@@ -32,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"usage: sitegen new DIR, or sitegen new {{{','.join(KINDS)}}} PATH")
         return 2
     target = Path(args.target[0])
-    done = new_site(target, NewSite(args.title, args.author, args.base_url), force=args.force)
+    done = new_site(target, NewSite(args.title, args.author, args.base_url, args.requirement), force=args.force)
     for path in done.kept:
         print(f"kept {path} as it was (not overwritten)")
     if not args.quiet:

@@ -32,14 +32,33 @@ def parse_date(value: object) -> dt.datetime | None:
     if not isinstance(value, str):
         raise DateParseError(f"expected a date, got {type(value).__name__}")
     text = value.strip()
-    try:
-        if _DATE_ONLY.match(text):
-            y, m, d = (int(p) for p in text.split("-"))
+    if _DATE_ONLY.match(text):
+        y, m, d = (int(p) for p in text.split("-"))
+        try:
             return dt.datetime(y, m, d, tzinfo=UTC)
+        except ValueError as exc:
+            raise DateParseError(f"{text!r} is not a valid date ({exc})") from None
+    try:
+        # `2024-03-01 10:00` is read as `2024-03-01T10:00`; the message quotes the text as written.
         parsed = dt.datetime.fromisoformat(text.replace(" ", "T", 1) if " " in text else text)
-    except ValueError as exc:
-        raise DateParseError(f"{text!r} is not a valid date ({exc})") from None
+    except ValueError:
+        guess = _read_as_written(text)
+        raise DateParseError(f"{text!r} is not a valid date" + (f": write it as {guess}" if guess else "")) from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+_HUMAN_FORMATS = ("%b %d, %Y", "%B %d, %Y", "%b %d %Y", "%B %d %Y", "%d %b %Y", "%d %B %Y", "%Y/%m/%d", "%d.%m.%Y")
+"""Dates people write (`Nov 23, 2026`, `23 November 2026`, `2026/11/23`): not read, but named in the message."""
+
+
+def _read_as_written(text: str) -> str | None:
+    """The ISO form of a date written in a common human format (for the message), or None."""
+    for fmt in _HUMAN_FORMATS:
+        try:
+            return dt.datetime.strptime(text, fmt).date().isoformat()
+        except ValueError:
+            continue
+    return None
 
 
 def build_time() -> dt.datetime:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import difflib
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -10,16 +12,21 @@ from typing import Any
 
 from sitegen.config import SiteConfig
 from sitegen.content.dates import DateParseError, parse_date
-from sitegen.content.frontmatter import normalize_text, split_front_matter
+from sitegen.content.frontmatter import FrontMatter, normalize_text, split_front_matter
 from sitegen.content.urls import UnsafeURLError, check_safe_slug, nfc, normalize_url_path
 from sitegen.dialects import NATIVE, Dialect
-from sitegen.errors import ContentError, SitegenError, raise_if_any
+from sitegen.errors import ContentError, Diagnostic, SitegenError, raise_if_any
 
 KNOWN_KEYS = frozenset({
     "title", "date", "lastmod", "publishDate", "expiryDate", "draft", "summary", "description", "slug", "url",
     "aliases", "categories", "tags", "layout", "weight", "hiddenFromHomePage", "hidden", "toc", "math", "lang",
     "images", "type",
 })
+READ_FROM_PARAMS = frozenset({"search", "sitemap"})
+"""Free keys that sitegen itself reads (`search: false`, `sitemap: false`): typos of them are worth a word."""
+FREE_KEYS_OF_OTHER_TOOLS = frozenset({"image", "published", "hide", "author", "authors", "category"})
+"""Free keys that Hugo and Jekyll themes use on purpose and that look like typos of known keys (`image` is not
+a misspelt `images`, Jekyll's `published` is not `publishDate`): never warned about."""
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
 _LAYOUT = re.compile(r"^[\w][\w.-]*(/[\w][\w.-]*)*$", re.UNICODE)
 
@@ -64,6 +71,11 @@ class Page:
     """`lastmod: git` asks for the date of the last commit touching the file."""
     generated: bool = False
     """Synthesized by sitegen (a section without `_index.md`, taxonomy lists, 404), not read from a file."""
+    warnings: tuple[Diagnostic, ...] = ()
+    """What parsing could read but doubts the author meant (a misspelt key, `tags: a, b`); the build reports
+    them (`page_warnings`)."""
+    date_line: int | None = None
+    """The line of `publishDate` (else `date`) in the file, for the warning about a future-dated page."""
 
     @property
     def folder(self) -> str:
@@ -159,7 +171,8 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
     else:
         page.weight = int(weight)
 
-    page.summary = str(data["summary"]) if data.get("summary") is not None else None
+    # An empty `summary: ""` (older archetypes wrote one) is no summary: `<!--more-->` and the first words apply.
+    page.summary = str(data["summary"]) if data.get("summary") not in (None, "") else None
     page.description = str(data.get("description") or "")
     page.lang = str(data["lang"]) if data.get("lang") else None
     page.images = _as_list(data.get("images"))
@@ -190,14 +203,54 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
         else:
             page.layout = layout
 
+    warnings: list[Diagnostic] = []
     for taxonomy in config.taxonomies:
         values = data.get(taxonomy)
         if values is not None and not isinstance(values, list | tuple | str | int | float):
             err(taxonomy, "expected a list of names", f"write `{taxonomy}: [one, two]`")
             continue
+        if isinstance(values, str) and "," in values:
+            # `tags: hello, world` is one YAML string; the author meant two tags (Jekyll would split it too).
+            values = [v.strip() for v in values.split(",")]
+            names = ", ".join(v for v in values if v)
+            warnings.append(Diagnostic(
+                f"`{taxonomy}: {data[taxonomy]}` is one text, not a list: read as {len(_as_list(values))} "
+                f"{taxonomy} ({names})", path=source, line=fm.key_line(taxonomy), col=1,
+                hint=f"write a list: `{taxonomy}: [{names}]`"))
         page.taxonomies[taxonomy] = _as_list(values)
 
     page.params = {k: v for k, v in data.items() if k not in KNOWN_KEYS and k not in config.taxonomies}
+    warnings.extend(_near_miss_warnings(page.params, fm, source, [*KNOWN_KEYS, *config.taxonomies]))
+    page.warnings = tuple(warnings)
+    page.date_line = fm.key_line("publishDate" if data.get("publishDate") else "date")
     raise_if_any(errors)
     return page
+
+
+def near_miss(key: str, known: list[str]) -> str | None:
+    """The known key that `key` is probably a slip for (`tittle` -> `title`, `publishdate` -> `publishDate`,
+    `tag` -> `tags`), or None for a key that is free on purpose."""
+    if key in FREE_KEYS_OF_OTHER_TOOLS:
+        return None
+    folded = {k.casefold(): k for k in known}
+    close = difflib.get_close_matches(key.casefold(), list(folded), n=1, cutoff=0.8)
+    return folded[close[0]] if close else None
+
+
+def _near_miss_warnings(params: dict[str, Any], fm: FrontMatter, source: str, known: list[str]) -> list[Diagnostic]:
+    """A warning for each free key that looks like a misspelt known one; other free keys are the author's own
+    (templates read them as `page.params.<key>`), and keys nested under them are never looked at."""
+    warnings = []
+    for key in params:
+        guess = near_miss(str(key), [*known, *READ_FROM_PARAMS]) if key not in READ_FROM_PARAMS else None
+        if guess is not None:
+            warnings.append(Diagnostic(
+                f"unknown front matter key `{key}`: did you mean `{guess}`?", path=source, line=fm.key_line(str(key)),
+                col=1, hint=f"rename it to `{guess}`; as written, it is only `page.params.{key}` for templates"))
+    return warnings
+
+
+def page_warnings(pages: list[Page]) -> list[Diagnostic]:
+    """Every page's parsing warnings, with paths from the site folder (`content/posts/x.md`)."""
+    return [dataclasses.replace(w, path=f"content/{w.path}") for page in pages for w in page.warnings]
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from sitegen.confine import ALLOW_HINT, is_link_loop, outside
 from sitegen.content.urls import nfc
 from sitegen.errors import ContentError, SitegenError
 from sitegen.yamlload import load_yaml, yaml_error
@@ -44,19 +45,37 @@ class Sources:
     errors: list[SitegenError] = field(default_factory=list)
 
 
-def walk_files(root: Path, site_root: Path, label: str, errors: list[SitegenError]) -> list[SourceFile]:
-    """All regular files below `root`, sorted; symlinks are followed only when they stay inside `site_root`.
+def ignored_name(name: str, *, dotfiles: bool = False) -> bool:
+    """Files a walk never picks up: `.git`, `.DS_Store`, editor leftovers (`x~`, `.x.swp`, `#x#`, `.#x`), and
+    with `dotfiles=False` every name starting with a dot."""
+    if name in (".git", ".DS_Store") or name.endswith("~") or name.startswith(".#"):
+        return True
+    if (name.startswith("#") and name.endswith("#")) or (name.startswith(".") and name.endswith((".swp", ".swo"))):
+        return True
+    return name.startswith(".") and not dotfiles
 
-    Dotfiles and dot-folders (`.git`, `.DS_Store`) are skipped.
+
+def walk_files(root: Path, site_root: Path, label: str, errors: list[SitegenError], *,
+               allow_outside: bool = False, dotfiles: bool = False) -> list[SourceFile]:
+    """All regular files below `root`, sorted; links are followed only when they stay inside `site_root`
+    (anywhere with `allow_outside`), and each folder is visited once (a loop of links ends there).
+
+    Dotfiles and dot folders (`.git`, `.DS_Store`) are skipped; with `dotfiles` (static/) dotfiles and
+    `.well-known/` are kept, and only `.git`, `.DS_Store` and editor leftovers are skipped.
     """
     out: list[SourceFile] = []
     if not root.is_dir():
         return out
     site_real = site_root.resolve()
     seen: set[Path] = set()
+    leads_to = None if allow_outside else outside(root, site_root)
+    if leads_to is not None:
+        errors.append(ContentError(f"a symbolic link to outside the site ({leads_to})", path=f"{label}/",
+                                   hint=ALLOW_HINT))
+        return out
 
     def visit(folder: Path, rel: str) -> None:
-        real = folder.resolve()
+        real = Path(os.path.realpath(folder))
         if real in seen:
             return
         seen.add(real)
@@ -66,22 +85,32 @@ def walk_files(root: Path, site_root: Path, label: str, errors: list[SitegenErro
             errors.append(ContentError(f"cannot read folder: {exc.strerror}", path=f"{label}/{rel}"))
             return
         for entry in entries:
-            if entry.name.startswith(".") or entry.name.endswith("~"):
+            if ignored_name(entry.name, dotfiles=dotfiles):
                 continue
             child_rel = f"{rel}/{nfc(entry.name)}" if rel else nfc(entry.name)
             child = Path(entry.path)
             if entry.is_symlink():
-                target = child.resolve()
-                if not target.is_relative_to(site_real):
+                if is_link_loop(child):
+                    errors.append(ContentError("a loop of symbolic links", path=f"{label}/{child_rel}",
+                                               hint="remove the link, or point it at a file"))
+                    continue
+                target = Path(os.path.realpath(child))
+                if not allow_outside and not target.is_relative_to(site_real):
                     errors.append(ContentError(
                         f"symlink points outside the site (to {os.readlink(child)!r})", path=f"{label}/{child_rel}",
-                        hint="copy the file into the site, or point the link at a file inside it"))
+                        hint=ALLOW_HINT))
                     continue
                 if not target.exists():
                     errors.append(ContentError("broken symlink", path=f"{label}/{child_rel}",
                                                hint="remove it or fix its target"))
                     continue
-            if entry.is_dir(follow_symlinks=True):
+            try:
+                is_dir = entry.is_dir(follow_symlinks=True)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if dotfiles and entry.name.startswith(".") and entry.name != ".well-known":
+                    continue  # only .well-known/ of the dot folders is published
                 visit(child, child_rel)
             elif entry.is_file(follow_symlinks=True):
                 out.append(SourceFile(child_rel, child))
@@ -90,31 +119,50 @@ def walk_files(root: Path, site_root: Path, label: str, errors: list[SitegenErro
     return out
 
 
-def discover_sources(site_dir: Path, theme_dirs: list[Path]) -> Sources:
-    """Scan content/, static/ (site then themes) and data/ once."""
+def discover_sources(site_dir: Path, theme_dirs: list[Path], *, allow_outside: bool = False) -> Sources:
+    """Scan content/, static/ (site then themes) and data/ once. Links may leave the site with `allow_outside`
+    (`allow_symlinks_outside` in sitegen.yaml)."""
     sources = Sources()
-    for f in walk_files(site_dir / "content", site_dir, "content", sources.errors):
+    for f in walk_files(site_dir / "content", site_dir, "content", sources.errors, allow_outside=allow_outside):
         (sources.pages if f.rel.lower().endswith(MARKDOWN_EXTS) else sources.resources).append(f)
     static: dict[str, SourceFile] = {}
     for theme in reversed(theme_dirs):
-        for f in walk_files(theme / "static", theme, "static", sources.errors):
+        # A theme inside the site must stay inside the site; one shipped with sitegen inside its own folder.
+        root = site_dir if theme.is_relative_to(site_dir) else theme
+        for f in walk_files(theme / "static", root, "static", sources.errors, allow_outside=allow_outside,
+                            dotfiles=True):
             static[f.rel] = f
-    for f in walk_files(site_dir / "static", site_dir, "static", sources.errors):
+    for f in walk_files(site_dir / "static", site_dir, "static", sources.errors, allow_outside=allow_outside,
+                        dotfiles=True):
         static[f.rel] = f
     sources.static = [static[k] for k in sorted(static)]
-    sources.data = [f for f in walk_files(site_dir / "data", site_dir, "data", sources.errors)
+    sources.data = [f for f in walk_files(site_dir / "data", site_dir, "data", sources.errors,
+                                          allow_outside=allow_outside)
                     if f.rel.lower().endswith(DATA_EXTS)]
     return sources
 
 
+def read_bytes(source: SourceFile, label: str) -> bytes:
+    """A source file's bytes; a file that cannot be read (permissions, vanished, a folder) is a located error."""
+    try:
+        return source.path.read_bytes()
+    except OSError as exc:
+        raise ContentError(f"cannot read the file: {exc.strerror or exc}", path=f"{label}/{source.rel}",
+                           hint="check that it is a readable file") from None
+
+
 def read_text(source: SourceFile, label: str) -> str:
     """Read a UTF-8 source file; an invalid byte is reported with its line and byte offset."""
-    size = source.path.stat().st_size
+    try:
+        size = source.path.stat().st_size
+    except OSError as exc:
+        raise ContentError(f"cannot read the file: {exc.strerror or exc}", path=f"{label}/{source.rel}",
+                           hint="check that it is a readable file") from None
     if size > MAX_TEXT_BYTES:
         raise ContentError(f"file is {size / 1048576:.1f} MB; sitegen refuses text files over "
                            f"{MAX_TEXT_BYTES // 1048576} MB", path=f"{label}/{source.rel}",
                            hint="split it into several pages, or move generated data out of the site")
-    raw = source.path.read_bytes()
+    raw = read_bytes(source, label)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

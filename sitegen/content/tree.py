@@ -6,6 +6,7 @@ Relations are keys: pages are looked up by their content-relative source path; s
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import posixpath
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from sitegen.content.urls import (
     output_path_for,
     slugify_path_part,
 )
-from sitegen.errors import ContentError, SitegenError
+from sitegen.errors import ContentError, Diagnostic, SitegenError
 
 _FAR_PAST = dt.datetime(1, 1, 1, tzinfo=dt.UTC)
 
@@ -37,6 +38,19 @@ class Section:
     pages: list[str] = field(default_factory=list)
     """Regular pages in this section, newest first."""
     subsections: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A page the build leaves out, and why: for warnings and for the dev server's 404 page."""
+
+    source: str
+    reason: str
+    """`draft`, `future` (its `publishDate` or `date` is after the build time) or `expired`."""
+    date: dt.datetime | None = None
+    """The date that decided (`future`, `expired`)."""
+    output: str | None = None
+    """The output path it would have (`posts/x/index.html`), unless that is not known or taken."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +74,8 @@ class ContentTree:
     """Page source -> the newer page in its section."""
     by_path: dict[str, str]
     """Content-relative lookup keys (`posts/x.md`, `posts/x`, `posts/x/`) -> source, for link resolution."""
+    left_out: dict[str, LeftOut] = field(default_factory=dict)
+    """Source -> why a page is not published (drafts, future-dated and expired pages)."""
 
     @cached_property
     def order(self) -> dict[str, int]:
@@ -75,15 +91,48 @@ def sort_key(page: Page) -> tuple[float, int, str, str]:
 
 def is_published(page: Page, config: SiteConfig, now: dt.datetime, drafts: bool, future: bool) -> bool:
     """Drafts, future-dated and expired pages are left out unless asked for."""
+    return why_left_out(page, config, now, drafts, future) is None
+
+
+def why_left_out(page: Page, config: SiteConfig, now: dt.datetime, drafts: bool, future: bool) -> LeftOut | None:
+    """Why a page is not published (draft, future, expired), or None when it is."""
     if page.draft and not drafts:
-        return False
+        return LeftOut(page.source, "draft")
     if not future:
         publish = page.publish_date or page.date
         if publish is not None and publish > now:
-            return False
+            return LeftOut(page.source, "future", publish)
     if page.expiry_date is not None and page.expiry_date <= now and not config.build.expired:
-        return False
-    return True
+        return LeftOut(page.source, "expired", page.expiry_date)
+    return None
+
+
+def left_out_warnings(tree: ContentTree, pages: list[Page], now: dt.datetime) -> list[Diagnostic]:
+    """A warning for each future-dated page or section left out: a post that vanishes without a word looks like
+    a bug (drafts and expired pages are left out because their author said so)."""
+    by_source = {p.source: p for p in pages}
+    warnings = []
+    for source, why in sorted(tree.left_out.items()):
+        if why.reason != "future" or why.date is None:
+            continue
+        page = by_source[source]
+        key = "publishDate" if page.publish_date else "date"
+        written = f"`{key}: {show_date(why.date)}`" if page.date_line or key == "publishDate" else \
+            f"the date in its file name ({show_date(why.date)})"
+        what = "section" if page.kind == "section" else "page"
+        warnings.append(Diagnostic(
+            f"{written} is after the build time ({show_date(now)}): this {what} is left out", path=f"content/{source}",
+            line=page.date_line, col=1 if page.date_line else None,
+            hint="build or serve with `--future` (or `build: {future: true}` in sitegen.yaml) to publish it now; "
+                 "without it, it appears in the first build after that date"))
+    return warnings
+
+
+def show_date(value: dt.datetime) -> str:
+    """`2031-05-01` for a date written without a time, else `2031-05-01T09:30:00+02:00`."""
+    if value.tzinfo is not None and value.utcoffset() == dt.timedelta(0) and value.time() == dt.time(0):
+        return value.date().isoformat()
+    return value.isoformat(timespec="seconds")
 
 
 def _section_keys(pages: list[Page]) -> set[str]:
@@ -126,7 +175,14 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
                   drafts: bool, future: bool) -> tuple[ContentTree, list[SitegenError]]:
     """Filter, place and address every page; returns the tree and the errors found (URL collisions...)."""
     errors: list[SitegenError] = []
-    published = [p for p in pages if is_published(p, config, now, drafts, future)]
+    left_out: dict[str, LeftOut] = {}
+    published = []
+    for page in pages:
+        why = why_left_out(page, config, now, drafts, future)
+        if why is None:
+            published.append(page)
+        else:
+            left_out[page.source] = why
     keys = _section_keys(published)
     by_source = {p.source: p for p in published}
     for key in sorted(keys):
@@ -186,8 +242,26 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
         by_path.setdefault(stem + "/", source)
     tree = ContentTree(pages={s: by_source[s] for s in urls}, urls=urls, sections=sections,
                        section_of=section_of, regular=regular, resources=resources, prev=prev, next=nxt,
-                       by_path=by_path)
+                       by_path=by_path, left_out=_address_left_out(left_out, pages, keys, claimed, config))
     return tree, errors
+
+
+def _address_left_out(left_out: dict[str, LeftOut], pages: list[Page], keys: set[str], claimed: dict[str, str],
+                      config: SiteConfig) -> dict[str, LeftOut]:
+    """Where each left-out page would be, so that the dev server can say why its URL is a 404."""
+    by_source = {p.source: p for p in pages}
+    placed: dict[str, LeftOut] = {}
+    for source, why in sorted(left_out.items()):
+        page = by_source[source]
+        folder = posixpath.dirname(source) if page.kind != "page" else page.folder
+        section = _nearest_section(folder, keys) if page.kind == "page" else folder
+        try:
+            out = output_path_for(_page_url(page, section, config))
+        except UnsafeURLError:
+            out = None
+        taken = out is not None and out.casefold() in claimed
+        placed[source] = dataclasses.replace(why, output=None if taken else out)
+    return placed
 
 
 def _under(rel: str, folders: set[str]) -> bool:

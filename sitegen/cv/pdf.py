@@ -2,12 +2,13 @@
 
 User text never becomes Typst markup: every piece is a Typst string literal joined in code mode, so no
 character in a CV (`#`, `*`, `$`, `@`, `<`) can change the layout. Headings stick to the entry after them and
-entries never break across pages.
+entries never break across pages. Fonts come with sitegen (Typst's own and the `rendercv-fonts` wheel) and the
+system's are ignored, so the same CV gives the same bytes on every machine.
 """
 
 from __future__ import annotations
 
-import re
+import functools
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -17,13 +18,13 @@ from sitegen.cv.model import CV, Entry
 from sitegen.errors import ConfigError
 
 _MD = MarkdownIt("commonmark", {"html": False})
-_CJK = re.compile(r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-CJK_FONT_DIRS = [
-    "/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk", "/usr/share/fonts/google-noto-cjk",
-    "/usr/share/fonts/truetype/wqy", "/usr/share/fonts/wenquanyi", "/usr/share/fonts/truetype/arphic",
-    "/System/Library/Fonts", "C:\\Windows\\Fonts",
-]
-_CJK_FILE = re.compile(r"(CJK|wqy|PingFang|Hiragino|msyh|simsun|SourceHan|uming|ukai)", re.I)
+LATIN_FONT = "Libertinus Serif"
+"""The text face: embedded in Typst itself."""
+CJK_FONTS = {"zh": "Noto Sans SC", "ja": "Noto Sans JP", "ko": "Noto Sans KR"}
+"""The CJK faces shipped by `rendercv-fonts`, by language; a CV lists its own language's first, so Han
+characters take Simplified Chinese shapes in Chinese and Japanese shapes in Japanese."""
+REGIONS = {"zh": "cn", "ja": "jp", "ko": "kr"}
+"""Typst's `region` when the CV's language tag names none (`zh` is written as in mainland China)."""
 ACCENT = 'rgb("#0b5cad")'
 
 
@@ -87,8 +88,8 @@ def _entry(e: Entry, accent: str) -> str:
     return f"#block(breakable: false, below: 0.9em, width: 100%)[#stack(dir: ttb, spacing: 0.45em, {body})]"
 
 
-def typst_source(cv: CV, paper: str) -> str:
-    """The Typst document for a CV."""
+def typst_source(cv: CV, paper: str, fonts: list[str] | None = None) -> str:
+    """The Typst document for a CV, set in `fonts` (first face that has a glyph wins)."""
     paper_name = "us-letter" if paper == "letter" else "a4"
     contacts = [c for c in (cv.email, cv.phone, cv.location) if c]
     contact_exprs = [f"text({s(c)})" for c in contacts]
@@ -96,7 +97,8 @@ def typst_source(cv: CV, paper: str) -> str:
         contact_exprs.append(f"link({s(cv.url)}, text(fill: {ACCENT}, {s(cv.url)}))")
     contact_exprs += [f"link({s(url)}, text(fill: {ACCENT}, {s(network + ': ' + user)}))"
                       for network, user, url in cv.profiles if url]
-    lang = cv.lang.split("-")[0]
+    lang, region = language_and_region(cv.lang)
+    families = ", ".join(s(f) for f in (fonts or font_families(cv, []))) + ","
     epoch = source_date_epoch()
     date = (f"datetime(year: {epoch.year}, month: {epoch.month}, day: {epoch.day}, hour: {epoch.hour}, "
             f"minute: {epoch.minute}, second: {epoch.second})" if epoch else "none")
@@ -105,7 +107,8 @@ def typst_source(cv: CV, paper: str) -> str:
         f"#set page(paper: {s(paper_name)}, margin: (x: 1.7cm, y: 1.6cm), "
         "footer: context align(right, text(size: 8pt, fill: luma(120), "
         "counter(page).display(\"1 / 1\", both: true))))",
-        f"#set text(font: (\"Libertinus Serif\",), size: 10pt, lang: {s(lang)}, fallback: true)",
+        f"#set text(font: ({families}), size: 10pt, lang: {s(lang)}, region: {s(region) if region else 'none'}, "
+        "fallback: true)",
         "#set par(justify: false, leading: 0.6em)",
         "#set list(indent: 0.6em, body-indent: 0.5em)",
         "#show heading.where(level: 2): it => block(above: 1.3em, below: 0.6em, sticky: true, width: 100%)["
@@ -125,38 +128,76 @@ def typst_source(cv: CV, paper: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def needs_cjk(cv: CV, source: str) -> bool:
-    """Whether the CV prints any CJK character."""
-    return bool(_CJK.search(source))
+def bundled_font_paths() -> list[str]:
+    """The folders of the fonts sitegen ships (the `rendercv-fonts` wheel): the same on every machine."""
+    import rendercv_fonts
+
+    return [str(path) for path in sorted(rendercv_fonts.paths_to_font_folders)]
 
 
-def find_cjk_fonts(configured: list[str]) -> list[str]:
-    """Font folders to give Typst for CJK text: the configured paths, else known system folders with CJK fonts."""
-    for path in configured:
-        if Path(path).exists():
-            return [str(Path(path).parent if Path(path).is_file() else Path(path))]
-    for folder in CJK_FONT_DIRS:
-        p = Path(folder)
-        if p.is_dir() and any(_CJK_FILE.search(f.name) for f in p.iterdir()):
-            return [folder]
-    return []
+def font_families(cv: CV, named: list[str]) -> list[str]:
+    """The font list of the document: the author's fonts, the text face, then CJK faces, the CV's language first."""
+    lang = cv.lang.split("-")[0].lower()
+    cjk = [CJK_FONTS[lang]] if lang in CJK_FONTS else []
+    cjk += [font for font in CJK_FONTS.values() if font not in cjk]
+    return list(dict.fromkeys([*named, LATIN_FONT, *cjk]))
 
 
-def render_pdf(cv: CV, *, paper: str = "a4", font_paths: list[str] | None = None, source_label: str = "") -> bytes:
-    """Compile the CV to PDF bytes; refuses to print boxes for CJK text when no CJK font can be found."""
+def language_and_region(lang_tag: str) -> tuple[str, str | None]:
+    """Typst's `lang` and `region` for a BCP 47 tag (`zh` -> zh, cn; `zh-TW` -> zh, tw; `en` -> en, None)."""
+    parts = lang_tag.replace("_", "-").split("-")
+    lang = parts[0].lower()
+    region = next((p.lower() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
+    return lang, region or REGIONS.get(lang)
+
+
+@functools.lru_cache(maxsize=8)
+def _families(paths: tuple[str, ...], system: bool) -> frozenset[str]:
     import typst
 
-    source = typst_source(cv, paper)
-    fonts: list[str] = []
-    if needs_cjk(cv, source):
-        fonts = find_cjk_fonts(font_paths or [])
-        if not fonts:
-            raise ConfigError(
-                "the CV contains Chinese, Japanese or Korean text but no CJK font was found", path=source_label,
-                hint="install one (Debian/Ubuntu: `apt-get install fonts-noto-cjk`; macOS and Windows have one), "
-                     "or set `cv: {pdf: {font_paths: [path/to/font-folder]}}` in sitegen.yaml")
+    found = typst.Fonts(include_system_fonts=system, include_embedded_fonts=True, font_paths=list(paths))
+    return frozenset(name.casefold() for name in found.families())
+
+
+def font_setup(named: list[str], configured_paths: list[str], source_label: str = "") -> tuple[list[str], bool]:
+    """The font folders to hand Typst, and whether it may also look at the system's fonts.
+
+    Only the bundled fonts (plus `cv.pdf.font_paths`) are used, so a PDF comes out byte-identical on every
+    machine; the system's fonts are searched only for a font named in `cv.pdf.font` that those lack.
+    """
+    paths = [*bundled_font_paths(), *(p for p in configured_paths if Path(p).exists())]
+    if not named:
+        return paths, False
+    missing = [f for f in named if f.casefold() not in _families(tuple(paths), False)]
+    if not missing:
+        return paths, False
+    nowhere = [f for f in missing if f.casefold() not in _families(tuple(paths), True)]
+    if nowhere:
+        raise ConfigError(
+            f"`cv.pdf.font` (site config): no font named {', '.join(repr(f) for f in nowhere)} is bundled or "
+            "installed",
+            path=source_label,
+            hint="bundled: " + ", ".join(sorted(_display_families(tuple(paths)))) + "; or install the font, or "
+                 "give its folder in `cv: {pdf: {font_paths: [...]}}`")
+    return paths, True
+
+
+def _display_families(paths: tuple[str, ...]) -> list[str]:
+    import typst
+
+    return typst.Fonts(include_system_fonts=False, include_embedded_fonts=True, font_paths=list(paths)).families()
+
+
+def render_pdf(cv: CV, *, paper: str = "a4", font_paths: list[str] | None = None, fonts: list[str] | None = None,
+               source_label: str = "") -> bytes:
+    """Compile the CV to PDF bytes with the bundled fonts (system fonts only for a `fonts` entry they lack)."""
+    import typst
+
+    paths, system = font_setup(list(fonts or []), list(font_paths or []), source_label)
+    source = typst_source(cv, paper, font_families(cv, list(fonts or [])))
     try:
-        pdf: bytes = typst.compile(source.encode("utf-8"), font_paths=fonts, ignore_system_fonts=True)  # type: ignore[misc]
+        pdf: bytes = typst.compile(source.encode("utf-8"), font_paths=paths,  # type: ignore[misc]
+                                   ignore_system_fonts=not system)
         return pdf
     except Exception as exc:  # noqa: BLE001 - typst raises its own error types
         raise ConfigError(f"could not typeset the CV PDF: {exc}", path=source_label,

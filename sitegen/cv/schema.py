@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import sitegen
+
 STRING, DATE, URL, EMAIL, INTEGER, BOOLEAN, STRINGS, SCALAR = (
     "string", "date", "url", "email", "integer", "boolean", "strings", "scalar")
 
@@ -109,7 +111,7 @@ def json_schema() -> dict[str, Any]:
     free = convert(FREE_ENTRY)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://pypi.org/project/sitegen/cv.schema.json",
+        "$id": f"{sitegen.PROJECT_URL}{sitegen.__version__}/cv.schema.json",
         "title": "sitegen CV (JSON Resume 1.0 + extensions)",
         "type": "object",
         "properties": properties,

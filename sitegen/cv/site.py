@@ -122,6 +122,7 @@ def cv_files(plan: CVPlan, options: CVOptions, memo: BuildMemo | None = None) ->
     for doc in plan.documents:
         key = key_of("pdf", doc.cv, options, source_date_epoch())
         files[doc.pdf_path] = memo.blob(key, functools.partial(
-            render_pdf, doc.cv, paper=options.paper, font_paths=options.font_paths, source_label=doc.source.path))
+            render_pdf, doc.cv, paper=options.paper, font_paths=options.font_paths, fonts=options.fonts,
+            source_label=doc.source.path))
         files[doc.json_path] = json_resume_bytes(doc.source.data)
     return files

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from sitegen.config import SiteConfig
+from sitegen.confine import check_inside
 from sitegen.content.sources import SourceFile, parse_by_extension, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
@@ -39,6 +40,9 @@ class CVOptions:
     variants: dict[str, dict[str, Any]]
     bibtex: list[str] | None = None
     """Site-relative .bib files of publications; None: every `data/*.bib`, by name."""
+    fonts: list[str] = field(default_factory=list)
+    """`cv.pdf.font`: font families to set the PDF in, before the bundled ones (a family neither bundled nor
+    in `font_paths` is looked up among the system's fonts, and the PDF then depends on the machine)."""
 
 
 def cv_options(config: SiteConfig) -> CVOptions:
@@ -62,6 +66,12 @@ def cv_options(config: SiteConfig) -> CVOptions:
         if not re.match(r"^[a-z0-9][a-z0-9_-]*$", str(name)) or not isinstance(options, dict):
             errors.append(ConfigError(f"`cv.variants.{name}`: a variant needs a simple name and a mapping",
                                       path=config.path, hint="e.g. short: {tags: [systems], max_publications: 10}"))
+    font = pdf.get("font") or []
+    font = [font] if isinstance(font, str) else font
+    if not isinstance(font, list) or not all(isinstance(f, str) and f.strip() for f in font):
+        errors.append(ConfigError("`cv.pdf.font`: expected a font family name or a list of them", path=config.path,
+                                  hint='e.g. font: "EB Garamond" (the bundled fonts are listed in the README)'))
+        font = []
     bibtex = raw.get("bibtex")
     if bibtex is not None and (not isinstance(bibtex, list) or not all(
             isinstance(p, str) and _inside_site(p) for p in bibtex)):
@@ -73,7 +83,8 @@ def cv_options(config: SiteConfig) -> CVOptions:
     return CVOptions(name_variants=[str(n) for n in raw.get("name_variants") or []], paper=paper,
                      font_paths=[str(p) for p in pdf.get("font_paths") or []],
                      variants={str(k): v for k, v in variants.items() if isinstance(v, dict)},
-                     bibtex=[PurePosixPath(p).as_posix() for p in bibtex] if bibtex is not None else None)
+                     bibtex=[PurePosixPath(p).as_posix() for p in bibtex] if bibtex is not None else None,
+                     fonts=[f.strip() for f in font])
 
 
 def _inside_site(path: str) -> bool:
@@ -84,8 +95,9 @@ def _inside_site(path: str) -> bool:
 
 def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, list[SitegenError]]:
     """Read, parse and validate one CV file; returns the source or the errors."""
-    text = file.read_text("utf-8")
+    folder, _, name = label.rpartition("/")
     try:
+        text = read_text(SourceFile(name, file), folder or ".")
         data = parse_by_extension(text, label)
     except SitegenError as exc:
         return None, [exc]
@@ -110,8 +122,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], list[SitegenError]]:
-    """Every CV in data/, the default-language one first; all errors of all files."""
+def discover_cvs(site_dir: Path, default_lang: str, *, allow_outside: bool = False
+                 ) -> tuple[list[CVSource], list[SitegenError]]:
+    """Every CV in data/, the default-language one first; all errors of all files. A CV file that is a link out
+    of the site is an error unless `allow_outside`."""
     data_dir = site_dir / "data"
     found: list[CVSource] = []
     errors: list[SitegenError] = []
@@ -120,7 +134,12 @@ def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], lis
     seen: set[str] = set()
     for file in sorted(data_dir.iterdir()):
         match = _NAME.match(file.name)
-        if not match or not file.is_file():
+        if not match or not (file.is_file() or file.is_symlink()):
+            continue
+        try:
+            check_inside(file, site_dir, f"data/{file.name}", allow=allow_outside)
+        except SitegenError as exc:
+            errors.append(exc)
             continue
         lang = match.group(1) or default_lang
         if lang in seen:
@@ -137,15 +156,17 @@ def discover_cvs(site_dir: Path, default_lang: str) -> tuple[list[CVSource], lis
 
 
 def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = "sitegen.yaml",
-                    parse: Callable[[str, str], BibResult] | None = None) -> BibResult:
+                    parse: Callable[[str, str], BibResult] | None = None, *,
+                    allow_outside: bool = False) -> BibResult:
     """The publications of every .bib file (`paths`, else `data/*.bib` by name); all errors of all files.
+    A file whose links lead out of the site is an error unless `allow_outside`.
 
     `parse(text, path)` is `parse_bibtex` (the default), or a memoized version of it (the build's).
     """
     if paths is None:
         data_dir = site_dir / "data"
         paths = sorted(f"data/{f.name}" for f in data_dir.iterdir()
-                       if f.suffix.lower() == ".bib" and f.is_file()) if data_dir.is_dir() else []
+                       if f.suffix.lower() == ".bib" and (f.is_file() or f.is_symlink())) if data_dir.is_dir() else []
     publications: list[Publication] = []
     errors: list[SitegenError] = []
     first: dict[str, Publication] = {}
@@ -157,6 +178,11 @@ def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = 
         parse = parse_bibtex
     for label in paths:
         folder, _, name = label.rpartition("/")
+        try:
+            check_inside(site_dir / label, site_dir, label, allow=allow_outside)
+        except SitegenError as exc:
+            errors.append(exc)
+            continue
         if not (site_dir / label).is_file():
             errors.append(ConfigError(f"`cv.bibtex`: `{label}` does not exist", path=config_path,
                                       hint="give paths relative to the site folder, e.g. data/papers.bib"))

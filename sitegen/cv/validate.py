@@ -102,7 +102,8 @@ class _Validator:
         line = self.lines.get(where)
         probe = where
         while line is None and probe:
-            probe = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", probe)
+            parent = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", probe)
+            probe = parent if parent != probe else ""  # a top-level key: its line is the document's
             line = self.lines.get(probe)
         self.errors.append(ContentError(f"{where}: {message}", path=self.file, line=line, hint=hint))
 
@@ -192,6 +193,11 @@ def validate_cv(data: Any, path: str, lines: dict[str, int]) -> list[SitegenErro
             check.error(key, f"unknown section `{key}`",
                         f"did you mean `{close[0]}`?" if close else
                         "a free section is `{title: ..., entries: [...]}` or a list of entries with `title`")
+    basics = data.get("basics")
+    if basics is None or isinstance(basics, dict) and not str(basics.get("name") or "").strip():
+        check.error("basics.name", "the CV has no name",
+                    "write yours under `basics:` (`name: Ada Lin`): it heads the CV page and the PDF, and is set "
+                    "in bold in author lists")
     for i, ref in enumerate(data.get("sections") or []):
         name = ref.get("key") if isinstance(ref, dict) else ref
         # `publications` may come from BibTeX files alone (sitegen.cv.publication), so naming it is never wrong.

@@ -7,6 +7,7 @@ import functools
 import itertools
 from xml.sax.saxutils import escape, quoteattr
 
+import sitegen
 from sitegen.content.dates import iso
 from sitegen.memo import BuildMemo, key_of
 from sitegen.outputs.absolute import absolutize
@@ -95,7 +96,7 @@ def render_feed(state: SiteState, path: str, title: str, views: list[PageView], 
         f"  <updated>{iso(updated)}</updated>",
         f"  <author><name>{escape(author)}</name>"
         + (f"<email>{escape(config.author.email)}</email>" if config.author.email else "") + "</author>",
-        '  <generator uri="https://pypi.org/project/sitegen/">sitegen</generator>',
+        f'  <generator uri="{sitegen.PROJECT_URL}">sitegen</generator>',
     ]
     origin = urls.absurl("/")[: -len(config.base_path)] if config.site_origin else ""
     for view in views:

@@ -25,12 +25,34 @@ class NewSite:
     title: str = "My Site"
     author: str = "Your Name"
     base_url: str = "https://example.org/"
+    requirement: str = ""
+    """The line of `requirements.txt` that installs sitegen for deploys (GitHub Actions, Netlify): by default
+    this very version from PyPI (`sitegen-cv==0.1.0`); `sitegen new --requirement` puts a fork's VCS URL, a
+    path or a wheel here instead."""
+
+
+def default_requirement() -> str:
+    """The distribution and version that is running, pinned: what a deploy must install to build the same."""
+    return f"{sitegen.DISTRIBUTION}=={sitegen.__version__}"
+
+
+def check_requirement(spec: str) -> str:
+    """A requirements.txt line as given on the command line, or a SitegenError saying what is wrong."""
+    spec = spec.strip()
+    if not spec or "\n" in spec or "\r" in spec or spec.startswith("#"):
+        raise SitegenError(f"--requirement {spec!r} is not one requirements.txt line",
+                           hint=f"for example `{default_requirement()}`, "
+                                f"`{sitegen.DISTRIBUTION} @ git+https://github.com/you/sitegen@main`, "
+                                "or a path to a wheel")
+    return spec
 
 
 def skeleton_files(site: NewSite, today: dt.date) -> dict[str, str]:
     """The starter site as `{relative path: text}` with the placeholders filled in."""
     values = {"TITLE": site.title, "AUTHOR": site.author, "BASE_URL": site.base_url,
-              "VERSION": sitegen.__version__, "DATE": today.isoformat()}
+              "VERSION": sitegen.__version__, "DATE": today.isoformat(),
+              "REQUIREMENT": check_requirement(site.requirement or default_requirement()),
+              "PROJECT_URL": sitegen.PROJECT_URL, "DISTRIBUTION": sitegen.DISTRIBUTION}
     files: dict[str, str] = {}
     for path in sorted(SKELETON.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
@@ -70,13 +92,25 @@ def new_site(target: Path, site: NewSite, *, force: bool = False, today: dt.date
     done = Scaffolded([], [])
     for rel, text in skeleton_files(site, today).items():
         path = target / rel
-        if path.exists() or path.is_symlink():
-            done.kept.append(path)
+        if path.exists() or path.is_symlink() or not _inside(path.parent, target):
+            done.kept.append(path)  # a folder linked out of the new site is not written through either
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
+        _create(path, text)
         done.written.append(path)
     return done
+
+
+def _inside(folder: Path, root: Path) -> bool:
+    """Whether the deepest existing part of `folder` is, after resolving links, inside `root`."""
+    existing = next((p for p in (folder, *folder.parents) if p.is_relative_to(root) and p.exists()), None)
+    return existing is None or existing.resolve().is_relative_to(root.resolve())
+
+
+def _create(path: Path, text: str) -> None:
+    """Write a new file; an existing file (or a link) at `path` is an error, never overwritten."""
+    with open(path, "x", encoding="utf-8") as f:
+        f.write(text)
 
 
 def archetype_for(kind: str, rel: str) -> str:
@@ -87,7 +121,7 @@ def archetype_for(kind: str, rel: str) -> str:
 
 
 def new_content(site_dir: Path, kind: str, rel: str, *, theme: str = "default",
-                today: dt.datetime | None = None) -> Path:
+                today: dt.datetime | None = None, allow_outside: bool = False) -> Path:
     """Create `content/<rel>` from the archetype, with title, today's date and `draft: true` filled in."""
     if kind not in KINDS:
         raise SitegenError(f"unknown kind `{kind}`", hint=f"use one of: {', '.join(KINDS)}")
@@ -97,8 +131,11 @@ def new_content(site_dir: Path, kind: str, rel: str, *, theme: str = "default",
     if rel.startswith("/") or ".." in rel.split("/"):
         raise SitegenError(f"{rel!r} must be a path inside content/", hint="for example posts/my-title.md")
     path = site_dir / "content" / rel
-    if path.exists():
+    if path.exists() or path.is_symlink():
         raise SitegenError(f"content/{rel} already exists", hint="choose another file name")
+    if not allow_outside and not _inside(path.parent, site_dir):
+        raise SitegenError(f"content/{rel}: a folder on the way is a link to outside the site",
+                           hint="create the page in a folder inside the site")
     today = today or build_time()
     stem = path.stem if path.stem != "index" else path.parent.name
     title = re.sub(r"^\d{4}-\d{2}-\d{2}-", "", stem).replace("-", " ").replace("_", " ").strip().capitalize()
@@ -117,5 +154,5 @@ def new_content(site_dir: Path, kind: str, rel: str, *, theme: str = "default",
     text = (text.replace("@@TITLE@@", title.replace('"', '\\"'))
             .replace("@@DATE@@", today.replace(microsecond=0).isoformat()))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, "utf-8")
+    _create(path, text)
     return path

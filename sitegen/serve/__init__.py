@@ -4,5 +4,6 @@
     paths.py       request path -> output file, refusing traversal, dotfiles and odd encodings
     livereload.py  the reload channel (server-sent events), the client script, and HTML injection
     server.py      the HTTP server over the last complete build (a snapshot swapped atomically)
+    notfound.py    the 404 of a left-out page (draft, future, expired) says why, and which flag shows it
     session.py     ties them together: build -> serve -> watch -> rebuild -> notify
 """

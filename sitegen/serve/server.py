@@ -12,6 +12,7 @@ from http import HTTPStatus
 from urllib.parse import urlsplit
 
 from sitegen.serve.livereload import CLIENT_JS, EVENTS_PATH, SCRIPT_PATH, WORKER_JS, WORKER_PATH, ReloadHub, inject
+from sitegen.serve.notfound import with_notice
 from sitegen.serve.paths import resolve_request
 
 _TEXT_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml",
@@ -28,6 +29,8 @@ class Snapshot:
 
     files: dict[str, bytes]
     base_path: str = "/"
+    left_out: dict[str, str] = field(default_factory=dict)
+    """Output path of a page the build left out (draft, future, expired) -> why, for its 404 (`notfound.py`)."""
 
 
 @dataclass
@@ -109,6 +112,10 @@ class DevRequestHandler(http.server.BaseHTTPRequestHandler):
             self._file(found.key, HTTPStatus.OK)
         elif found.status == 400:
             self._send(HTTPStatus.BAD_REQUEST, b"Bad request\n")
+        elif snapshot.left_out and (why := _left_out(path, snapshot)):
+            body = with_notice(snapshot.files.get("404.html"), why)
+            self._send(HTTPStatus.NOT_FOUND, inject(body, self.state.hub) if self.state.reload else body,
+                       "text/html; charset=utf-8")
         elif "404.html" in snapshot.files:
             self._file("404.html", HTTPStatus.NOT_FOUND)
         else:
@@ -153,6 +160,14 @@ class DevRequestHandler(http.server.BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):
             return
+
+
+def _left_out(path: str, snapshot: Snapshot) -> str | None:
+    """The explanation for a request of a left-out page (`/posts/x/`, or `/posts/x` without the slash)."""
+    found = resolve_request(path, set(snapshot.left_out), snapshot.base_path)
+    if found.status == 301:
+        found = resolve_request(found.location, set(snapshot.left_out), snapshot.base_path)
+    return snapshot.left_out.get(found.key) if found.status == 200 else None
 
 
 class DevServer(http.server.ThreadingHTTPServer):

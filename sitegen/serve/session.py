@@ -14,6 +14,7 @@ from sitegen.errors import SitegenError
 from sitegen.incremental import rebuild_edited_pages
 from sitegen.memo import BuildMemo
 from sitegen.serve.livereload import ReloadHub
+from sitegen.serve.notfound import left_out_notices
 from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
 from sitegen.serve.watcher import SourceFilter, watch_in_thread
 from sitegen.theme import theme_dirs
@@ -78,7 +79,8 @@ class ServeSession:
             old = self.state.snapshot.files
             new = result.files
             changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
-            self.state.snapshot = Snapshot(new, result.config.base_path)
+            left_out = left_out_notices(result.state.tree) if result.state is not None else {}
+            self.state.snapshot = Snapshot(new, result.config.base_path, left_out)
             self.builds += 1
             elapsed = time.perf_counter() - started
             self.last = RebuildStats(elapsed, len(changed), True)

@@ -14,7 +14,6 @@ import pytest
 from pypdf import PdfReader
 
 from sitegen.cli import main
-from sitegen.cv import pdf as cv_pdf
 from sitegen.cv.model import build_cv
 from sitegen.errors import SitegenError
 from tests.conftest import build, html
@@ -143,14 +142,6 @@ def test_chinese_cv_languages_and_hreflang(make_site: MakeSite) -> None:
     assert "\ufffd" not in text
 
 
-def test_no_cjk_font_fails_with_the_fix(make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cv_pdf, "CJK_FONT_DIRS", [])
-    site = site_with_cv(make_site, "basics:\n  name: 林雅\n")
-    with pytest.raises(SitegenError) as info:
-        build(site)
-    assert "fonts-noto-cjk" in info.value.format() and "font_paths" in info.value.format()
-
-
 def test_variants(make_site: MakeSite) -> None:
     site = site_with_cv(make_site, **{"sitegen.yaml": "cv:\n  variants:\n    short: {tags: [systems], "
                                                       "max_publications: 1, sections: [work, publications]}\n"})
@@ -225,7 +216,7 @@ def test_pdftotext_sees_every_chinese_glyph(make_site: MakeSite, tmp_path: Path)
     text = subprocess.run(["pdftotext", str(tmp_path / "cv.pdf"), "-"], capture_output=True, text=True).stdout
     assert "林雅" in text and "显存优化与张量编译器" in text
     fonts = subprocess.run(["pdffonts", str(tmp_path / "cv.pdf")], capture_output=True, text=True).stdout
-    assert "CJK" in fonts and " no " not in fonts.split("\n", 2)[2]
+    assert "NotoSansSC" in fonts and " no " not in fonts.split("\n", 2)[2]
 
 
 def test_build_cv_model_formats_dates() -> None:

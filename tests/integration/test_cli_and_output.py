@@ -36,7 +36,7 @@ def test_build_writes_public_and_prints_summary(make_site: MakeSite, capsys: pyt
 
 def test_version_and_module_entry_point() -> None:
     proc = subprocess.run([sys.executable, "-m", "sitegen", "--version"], capture_output=True, text=True, check=True)
-    assert proc.stdout.strip() == f"sitegen {sitegen.__version__}"
+    assert proc.stdout.strip() == f"sitegen {sitegen.__version__} (sitegen-cv=={sitegen.__version__})"
 
 
 def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

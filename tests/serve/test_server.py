@@ -246,3 +246,23 @@ def test_stop_frees_the_port_quickly(serve: Serve) -> None:
     with socket.socket() as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", port))
+
+
+def test_a_draft_is_a_404_that_says_why_and_how_to_preview_it(serve: Serve) -> None:
+    run = serve({"content/posts/wip.md": "---\ntitle: WIP\ndraft: true\n---\nNot yet.\n",
+                 "content/posts/later.md": "---\ntitle: Later\ndate: 2999-01-01\n---\nSoon.\n"}, layouts=False)
+    status, headers, body = get(run.url, "/posts/wip/")
+    text = body.decode()
+    assert status == 404 and headers["content-type"] == "text/html; charset=utf-8"
+    assert "content/posts/wip.md</code> is a draft" in text and "sitegen serve --drafts" in text
+    assert "This page does not exist" in text  # still the theme's 404 page around the notice
+    assert get(run.url, "/posts/wip")[0] == 404 and b"--drafts" in get(run.url, "/posts/wip")[2]
+    status, _, body = get(run.url, "/posts/later/")
+    assert status == 404 and b"dated 2999-01-01" in body and b"sitegen serve --future" in body
+    status, _, body = get(run.url, "/posts/nothing-here/")
+    assert status == 404 and b"--drafts" not in body and b"sitegen serve:" not in body
+
+
+def test_with_drafts_the_draft_is_served(serve: Serve) -> None:
+    run = serve({"content/posts/wip.md": "---\ntitle: WIP\ndraft: true\n---\nNot yet.\n"}, drafts=True)
+    assert get(run.url, "/posts/wip/")[0] == 200

@@ -1,0 +1,59 @@
+"""Mistakes a newcomer makes in front matter are read as well as they can be, and named with file:line."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitegen.config import SiteConfig
+from sitegen.content.dates import DateParseError, parse_date
+from sitegen.content.page import near_miss, parse_page
+
+CONFIG = SiteConfig()
+
+
+def warnings_of(text: str) -> list[str]:
+    return [w.format() for w in parse_page("posts/x.md", text, CONFIG).warnings]
+
+
+def test_a_misspelt_key_gets_a_did_you_mean_with_its_line() -> None:
+    page = parse_page("posts/x.md", "---\ndate: 2024-01-01\ntittle: Hello\n---\nBody\n", CONFIG)
+    [warning] = page.warnings
+    assert (warning.path, warning.line) == ("posts/x.md", 3)
+    assert "unknown front matter key `tittle`: did you mean `title`?" in warning.message
+    assert page.params == {"tittle": "Hello"}  # still reaches templates, as every free key does
+
+
+@pytest.mark.parametrize(("key", "meant"), [("tittle", "title"), ("titel", "title"), ("dat", "date"),
+                                            ("tag", "tags"), ("catagories", "categories"), ("summery", "summary"),
+                                            ("publishdate", "publishDate"), ("Draft", "draft"),
+                                            ("descripton", "description"), ("serach", "search")])
+def test_near_misses(key: str, meant: str) -> None:
+    assert f"did you mean `{meant}`?" in "".join(warnings_of(f"---\n{key}: x\n---\n"))
+
+
+@pytest.mark.parametrize("key", ["author", "image", "published", "subtitle", "event", "location", "slides",
+                                 "cover", "featured", "comments", "venue", "params", "mathjax", "hide"])
+def test_free_keys_used_on_purpose_are_not_warned_about(key: str) -> None:
+    assert warnings_of(f"---\ntitle: T\n{key}: x\n---\n") == []
+    assert near_miss(key, ["title", "images", "publishDate", "hidden"]) is None
+
+
+def test_keys_under_params_are_never_looked_at() -> None:
+    assert warnings_of("---\ntitle: T\nparams:\n  tittle: x\n  tag: y\n---\n") == []
+
+
+def test_comma_separated_tags_are_split_and_warned_about() -> None:
+    page = parse_page("posts/x.md", "---\ntitle: T\ntags: hello, world\ncategories: notes\n---\n", CONFIG)
+    assert page.taxonomies == {"tags": ["hello", "world"], "categories": ["notes"]}
+    [warning] = page.warnings
+    assert warning.line == 3 and "`tags: hello, world` is one text, not a list: read as 2 tags" in warning.message
+    assert warning.hint == "write a list: `tags: [hello, world]`"
+
+
+def test_a_date_in_words_is_an_error_showing_the_text_as_written() -> None:
+    with pytest.raises(DateParseError) as info:
+        parse_date("Nov 23, 2026")
+    assert str(info.value) == "'Nov 23, 2026' is not a valid date: write it as 2026-11-23"
+    assert "T23" not in str(info.value)
+    with pytest.raises(DateParseError, match=r"^'someday' is not a valid date$"):
+        parse_date("someday")
