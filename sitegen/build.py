@@ -92,7 +92,7 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
-    files.update(cv_files(plan.cv, cv_options(config), memo))
+    files.update(cv_files(plan.cv, cv_options(config), plan.build_date, memo))
     basis = RebuildBasis(rendering, sources.pages, dict(files))
     files.update(generate_outputs(state, site_dir, themes, files, memo))
     if options.strict and warnings:

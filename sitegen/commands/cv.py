@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from sitegen.build import BuildOptions, build_site
+from sitegen.content.dates import source_date_epoch
 from sitegen.cv.jsonresume import json_resume_bytes
 from sitegen.cv.markdown import render_markdown_cv
 from sitegen.cv.model import build_cv
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     cv = build_cv(source.data, lang, names, options.variants.get(args.variant), args.variant)
     if args.format == "pdf":
         data = render_pdf(cv, paper=options.paper, font_paths=options.font_paths, fonts=options.fonts,
-                          source_label=source.path)
+                          source_label=source.path, date=source_date_epoch())
     elif args.format == "json":
         data = json_resume_bytes(source.data)
     elif args.format == "md":

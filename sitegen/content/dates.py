@@ -63,14 +63,12 @@ def _read_as_written(text: str) -> str | None:
 
 def build_time() -> dt.datetime:
     """The moment the build happens: SOURCE_DATE_EPOCH when set (reproducible builds), else now."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.strip().isdigit():
-        return dt.datetime.fromtimestamp(int(epoch), tz=UTC)
-    return dt.datetime.now(tz=UTC)
+    return source_date_epoch() or dt.datetime.now(tz=UTC)
 
 
 def source_date_epoch() -> dt.datetime | None:
-    """SOURCE_DATE_EPOCH as a datetime, or None when unset."""
+    """SOURCE_DATE_EPOCH as a datetime, or None when unset: the one place sitegen reads it (the build passes
+    the value on as `SitePlan.build_date`; the CV PDF's date comes from there)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch and epoch.strip().isdigit():
         return dt.datetime.fromtimestamp(int(epoch), tz=UTC)

@@ -8,12 +8,12 @@ system's are ignored, so the same CV gives the same bytes on every machine.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from sitegen.content.dates import source_date_epoch
 from sitegen.cv.model import CV, Entry
 from sitegen.errors import ConfigError
 
@@ -88,8 +88,9 @@ def _entry(e: Entry, accent: str) -> str:
     return f"#block(breakable: false, below: 0.9em, width: 100%)[#stack(dir: ttb, spacing: 0.45em, {body})]"
 
 
-def typst_source(cv: CV, paper: str, fonts: list[str] | None = None) -> str:
-    """The Typst document for a CV, set in `fonts` (first face that has a glyph wins)."""
+def typst_source(cv: CV, paper: str, fonts: list[str] | None = None, date: dt.datetime | None = None) -> str:
+    """The Typst document for a CV, set in `fonts` (first face that has a glyph wins), dated `date` (the
+    build's SOURCE_DATE_EPOCH; None leaves the document undated)."""
     paper_name = "us-letter" if paper == "letter" else "a4"
     contacts = [c for c in (cv.email, cv.phone, cv.location) if c]
     contact_exprs = [f"text({s(c)})" for c in contacts]
@@ -99,11 +100,10 @@ def typst_source(cv: CV, paper: str, fonts: list[str] | None = None) -> str:
                       for network, user, url in cv.profiles if url]
     lang, region = language_and_region(cv.lang)
     families = ", ".join(s(f) for f in (fonts or font_families(cv, []))) + ","
-    epoch = source_date_epoch()
-    date = (f"datetime(year: {epoch.year}, month: {epoch.month}, day: {epoch.day}, hour: {epoch.hour}, "
-            f"minute: {epoch.minute}, second: {epoch.second})" if epoch else "none")
+    when = (f"datetime(year: {date.year}, month: {date.month}, day: {date.day}, hour: {date.hour}, "
+            f"minute: {date.minute}, second: {date.second})" if date else "none")
     out = [
-        f"#set document(title: {s(cv.name + ' — CV')}, author: {s(cv.name)}, date: {date})",
+        f"#set document(title: {s(cv.name + ' — CV')}, author: {s(cv.name)}, date: {when})",
         f"#set page(paper: {s(paper_name)}, margin: (x: 1.7cm, y: 1.6cm), "
         "footer: context align(right, text(size: 8pt, fill: luma(120), "
         "counter(page).display(\"1 / 1\", both: true))))",
@@ -189,12 +189,12 @@ def _display_families(paths: tuple[str, ...]) -> list[str]:
 
 
 def render_pdf(cv: CV, *, paper: str = "a4", font_paths: list[str] | None = None, fonts: list[str] | None = None,
-               source_label: str = "") -> bytes:
+               source_label: str = "", date: dt.datetime | None = None) -> bytes:
     """Compile the CV to PDF bytes with the bundled fonts (system fonts only for a `fonts` entry they lack)."""
     import typst
 
     paths, system = font_setup(list(fonts or []), list(font_paths or []), source_label)
-    source = typst_source(cv, paper, font_families(cv, list(fonts or [])))
+    source = typst_source(cv, paper, font_families(cv, list(fonts or [])), date)
     try:
         pdf: bytes = typst.compile(source.encode("utf-8"), font_paths=paths,  # type: ignore[misc]
                                    ignore_system_fonts=not system)

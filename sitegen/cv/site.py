@@ -9,11 +9,11 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from sitegen.content.dates import source_date_epoch
 from sitegen.content.page import Page
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper, output_path_for
@@ -115,14 +115,16 @@ def plan_cv(tree: ContentTree, urls: UrlHelper, sources: list[CVSource], options
     return plan
 
 
-def cv_files(plan: CVPlan, options: CVOptions, memo: BuildMemo | None = None) -> dict[str, bytes]:
-    """The PDF and JSON Resume file of every CV document (PDFs reused while their CV is unchanged)."""
+def cv_files(plan: CVPlan, options: CVOptions, date: dt.datetime | None, memo: BuildMemo | None = None
+             ) -> dict[str, bytes]:
+    """The PDF and JSON Resume file of every CV document, PDFs dated `date` (reused while their CV is
+    unchanged)."""
     files: dict[str, bytes] = {}
     memo = memo or BuildMemo()
     for doc in plan.documents:
-        key = key_of("pdf", doc.cv, options, source_date_epoch())
+        key = key_of("pdf", doc.cv, options, date)
         files[doc.pdf_path] = memo.blob(key, functools.partial(
             render_pdf, doc.cv, paper=options.paper, font_paths=options.font_paths, fonts=options.fonts,
-            source_label=doc.source.path))
+            source_label=doc.source.path, date=date))
         files[doc.json_path] = json_resume_bytes(doc.source.data)
     return files
