@@ -51,6 +51,8 @@ def _plain(value: Any) -> Any:
         return {"~date": value.isoformat()}
     if isinstance(value, PurePath):
         return value.as_posix()
+    if isinstance(value, bytes | bytearray):  # YAML `!!binary`
+        return {"~bytes": digest(bytes(value))}
     if isinstance(value, set | frozenset):
         return sorted(value, key=stable)
     raise TypeError(f"not a declared cache input: {type(value).__name__}")

@@ -22,6 +22,7 @@ def test_stable_writes_dates_dataclasses_and_odd_mapping_keys() -> None:
     assert stable(when) == stable(dt.datetime(2024, 3, 1, tzinfo=dt.UTC))
     assert stable({dt.date(2024, 1, 1): 1}) != stable({dt.date(2024, 1, 2): 1})
     assert key_of("pdf", {"a": [1, 2]}) != key_of("pdf", {"a": [2, 1]})
+    assert stable({"blob": b"\x00\x01"}) != stable({"blob": b"\x00\x02"})  # YAML !!binary in data files
 
 
 def test_a_page_metadata_key_ignores_the_body_only() -> None:
