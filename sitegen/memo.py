@@ -39,9 +39,9 @@ def stable(value: Any) -> str:
     with a library version, or show an object's address).
     """
     try:
-        return json.dumps(value, default=_plain, ensure_ascii=False, separators=(",", ":"))
+        return _ENCODER.encode(value)
     except (TypeError, ValueError):  # keys that JSON cannot take (dates, numbers as YAML keys): slower, exact
-        return json.dumps(_exact(value), ensure_ascii=False, separators=(",", ":"))
+        return _ENCODER.encode(_exact(value))
 
 
 def _plain(value: Any) -> Any:
@@ -56,6 +56,10 @@ def _plain(value: Any) -> Any:
     if isinstance(value, set | frozenset):
         return sorted(value, key=stable)
     raise TypeError(f"not a declared cache input: {type(value).__name__}")
+
+
+_ENCODER = json.JSONEncoder(default=_plain, ensure_ascii=False, separators=(",", ":"))
+"""One encoder for every key (json.dumps with options would make a new one per call)."""
 
 
 def _exact(value: Any) -> Any:
@@ -74,10 +78,13 @@ def config_key(config: SiteConfig, dialect: str = "sitegen") -> str:
     return digest(f"{sitegen.__version__}\x00{dialect}\x00{stable(config)}")
 
 
+_PAGE_FIELDS = tuple(f.name for f in dataclasses.fields(Page) if f.name != "body")
+"""Page's fields in declaration order, but its body: a page's metadata."""
+
+
 def page_meta_key(source: str, url: str | None, page: Page) -> str:
     """A page's URL and metadata: every field but its body."""
-    fields = {f.name: getattr(page, f.name) for f in dataclasses.fields(page) if f.name != "body"}
-    return digest(f"{source}\x00{url}\x00{stable(fields)}")
+    return digest(f"{source}\x00{url}\x00{stable([getattr(page, name) for name in _PAGE_FIELDS])}")
 
 
 def body_key(body: str) -> str:
