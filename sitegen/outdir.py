@@ -35,26 +35,32 @@ def staging_prefix(out: Path) -> str:
     return f".{out.name}.sitegen-staging-"
 
 
+def holds_lock(out: Path) -> bool:
+    """Whether this process holds the lock of the output folder `out` (resolved)."""
+    return out in _HELD
+
+
 def lock_path(out: Path) -> Path:
     """The lock file of `out`, beside it (the output may not exist yet): `.public.sitegen-lock`."""
     return out.parent / f".{out.name}.sitegen-lock"
 
 
-def check_output_dir(out_dir: Path, site_dir: Path, *, clean: bool = False) -> Path:
+def check_output_dir(out_dir: Path, site_dir: Path, *, clean: bool = False, repositories: bool = True) -> Path:
     """Refuse an output folder whose writing or cleaning could destroy anything else; returns it resolved.
 
     Refused: the file-system root, the home folder, the site folder, a folder holding it, the site's own
     folders (content/, static/, layouts/, data/, themes/, archetypes/) and dot folders (.git, .github, the
     build cache) and anything inside them, any `.git` folder, a folder holding another repository below it,
     and, for `--clean-output`, a repository checkout sitegen has never built into.
-    Both the path as given and the path after resolving links are checked.
+    Both the path as given and the path after resolving links are checked. `repositories=False` skips the
+    walk through the output that looks for other repositories (done once per build, before the lock is taken).
     """
     if str(out_dir).strip() == "":
         raise OutputError("the output folder is empty", hint="pass --output public")
     given = Path(os.path.abspath(out_dir.expanduser()))
     out = real_path(given)
     reason = _forbidden(out, real_path(site_dir)) or _forbidden(given, Path(os.path.abspath(site_dir)))
-    if reason is None and out.is_dir():
+    if reason is None and repositories and out.is_dir():
         reason = _holds_a_repository(out, clean)
     if reason:
         raise OutputError(f"refusing to write the site into {out_dir} ({out}): {reason}",

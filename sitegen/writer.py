@@ -25,7 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.errors import Diagnostic, OutputError, SitegenError, raise_if_any
-from sitegen.outdir import MANIFEST, check_output_dir, output_lock, remove_stale_staging, staging_prefix
+from sitegen.outdir import (
+    MANIFEST,
+    check_output_dir,
+    holds_lock,
+    output_lock,
+    real_path,
+    remove_stale_staging,
+    staging_prefix,
+)
 
 __all__ = ["MANIFEST", "WriteStats", "check_output_dir", "path_problem", "write_output"]
 
@@ -66,7 +74,9 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
                  origins: Mapping[str, str] | None = None) -> WriteStats:
     """Write `files` into `out_dir` safely (see the module docstring); `origins` names the source of each
     output path in messages."""
-    out = check_output_dir(out_dir, site_dir, clean=clean)
+    # Under the lock, the command that took it has walked the output already.
+    out = check_output_dir(out_dir, site_dir, clean=clean,
+                           repositories=not holds_lock(real_path(Path(os.path.abspath(out_dir)))))
     errors: list[SitegenError] = []
     for rel in files:
         problem = path_problem(rel)
@@ -123,16 +133,20 @@ class _Tree:
     """`lstat` of paths inside the output, remembered; links are never followed."""
 
     def __init__(self, out: Path) -> None:
-        self.out = out
+        self.root = str(out) + os.sep
         self.stats: dict[str, os.stat_result | None] = {}
 
     def lstat(self, rel: str) -> os.stat_result | None:
-        if rel not in self.stats:
-            try:
-                self.stats[rel] = os.lstat(self.out / rel)
-            except (FileNotFoundError, NotADirectoryError):
-                self.stats[rel] = None
-        return self.stats[rel]
+        try:
+            return self.stats[rel]
+        except KeyError:
+            pass
+        try:
+            st: os.stat_result | None = os.lstat(self.root + rel)
+        except (FileNotFoundError, NotADirectoryError):
+            st = None
+        self.stats[rel] = st
+        return st
 
     def folder_problem(self, rel: str, going: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
         """Why the folders on the way to `rel` cannot hold it: a link, or a file that is not going away."""

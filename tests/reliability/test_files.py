@@ -227,6 +227,30 @@ def test_a_source_folder_linked_out_of_the_site_is_refused(make_site: MakeSite, 
     assert "content/: a symbolic link to outside the site" in capsys.readouterr().err
 
 
+def test_a_theme_linked_out_of_the_site_is_refused(make_site: MakeSite, outside: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    (outside / "layouts").mkdir()
+    (outside / "layouts/page.html").write_text("SECRET-THEME")
+    (outside / "static").mkdir()
+    (outside / "static/secret.txt").write_text("SECRET-FILE")
+    site = make_site({**PAGES, "sitegen.yaml": "title: T\ntheme: t\n"}, layouts=False)
+    (site / "themes").mkdir()
+    (site / "themes/t").symlink_to(outside, target_is_directory=True)
+    assert main(["build", "--source", str(site), "-q"]) == 1
+    assert "a symbolic link to outside the site" in capsys.readouterr().err
+    assert not (site / "public").exists()
+
+
+def test_the_external_link_cache_is_not_written_through_a_link(tmp_path: Path, outside: Path) -> None:
+    from sitegen.check.external import check_external
+
+    cache = tmp_path / "site/.sitegen-cache/external-links.json"
+    cache.parent.mkdir(parents=True)
+    cache.with_suffix(".tmp").symlink_to(outside / "precious.txt")
+    check_external([], cache)
+    assert json.loads(cache.read_text()) == {}
+
+
 def test_new_never_writes_through_a_link(tmp_path: Path, outside: Path, capsys: pytest.CaptureFixture[str]) -> None:
     site = tmp_path / "site"
     site.mkdir()
