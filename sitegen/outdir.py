@@ -16,6 +16,10 @@ from pathlib import Path
 
 from sitegen.errors import OutputError
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+"""Open the path itself, never what a link there points to (0 where the platform has no such flag)."""
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no lock, as before
@@ -100,6 +104,10 @@ def _forbidden(out: Path, site: Path) -> str | None:
             return f"it is the site's {first}/ folder or inside it"
         if first.startswith("."):
             return f"it is the site's {first}/ folder or inside it (sitegen keeps out of dot folders)"
+    package = Path(__file__).resolve().parent
+    for own in (package, package.parent / "themes"):
+        if out == own or out.is_relative_to(own) or own.is_relative_to(out):
+            return f"it is (or holds) sitegen's own files ({own})"
     for name in SOURCE_FOLDERS:
         # A source folder may be a link to elsewhere: compare with where it leads, too.
         real = real_path(site / name)
@@ -149,7 +157,7 @@ def output_lock(out: Path) -> Iterator[None]:
 def _acquire(path: Path, out: Path) -> int:
     while True:
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC, 0o644)
         except OSError as exc:
             raise OutputError(f"cannot make the lock file {path}: {exc.strerror}",
                               hint="it must be a plain file sitegen can write; remove it") from None

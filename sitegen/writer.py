@@ -35,6 +35,9 @@ from sitegen.outdir import (
     staging_prefix,
 )
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+"""Open the path itself, never what a link there points to (0 where the platform has no such flag)."""
+
 __all__ = ["MANIFEST", "WriteStats", "check_output_dir", "path_problem", "write_output"]
 
 _RESERVED = (MANIFEST, ".git")
@@ -171,11 +174,11 @@ def _plan(out: Path, files: dict[str, bytes], clean: bool) -> _Plan:
     legacy = 0
     for rel in sorted(previous.keys() - files.keys()):
         st = tree.lstat(rel)
-        problem = tree.folder_problem(rel)
+        problem = tree.folder_problem(rel) if st is not None else None
+        if st is None:
+            continue
         if problem:
             plan.warnings.append(Diagnostic(f"kept {rel}: {problem}", path=label))
-        elif st is None:
-            continue
         elif not stat.S_ISREG(st.st_mode):
             plan.warnings.append(Diagnostic(f"kept {rel}: it is no longer a plain file sitegen wrote", path=label))
         elif previous[rel] is None:
@@ -194,6 +197,10 @@ def _plan(out: Path, files: dict[str, bytes], clean: bool) -> _Plan:
         plan.delete = sorted(set(plan.delete) | (_all_files(out) - files.keys()))
     going = set(plan.delete)
     errors: list[SitegenError] = []
+    manifest = tree.lstat(MANIFEST)
+    if manifest is not None and stat.S_ISDIR(manifest.st_mode):
+        errors.append(OutputError(f"cannot write {MANIFEST}: it is a folder", path=str(out),
+                                  hint="move it out of the output folder and build again"))
     for rel, data in files.items():
         problem = tree.folder_problem(rel, going)
         st = tree.lstat(rel) if problem is None else None
@@ -226,7 +233,7 @@ def _only(folder: Path, rel: str, going: set[str]) -> bool:
 
 def _file_digest(path: Path) -> str | None:
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as f:
@@ -238,7 +245,7 @@ def _read_manifest(out: Path, warnings: list[Diagnostic]) -> dict[str, str | Non
     none). Entries that are not plain paths inside the output are ignored with one warning."""
     path = out / MANIFEST
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
         with os.fdopen(fd, "rb") as f:
             data = json.loads(f.read().decode("utf-8"))
     except FileNotFoundError:

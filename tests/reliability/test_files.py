@@ -140,6 +140,16 @@ def test_dangerous_output_folders_are_refused(make_site: MakeSite, target: str,
     assert tree_digest(site.parent) == before
 
 
+def test_sitegen_own_folders_are_refused_as_output(make_site: MakeSite, capsys: pytest.CaptureFixture[str]) -> None:
+    import sitegen
+
+    site = make_site(PAGES)
+    theme = Path(sitegen.__file__).resolve().parent.parent / "themes/default"
+    for target in (theme, theme / "static", Path(sitegen.__file__).resolve().parent):
+        assert main(["build", "--source", str(site), "--output", str(target), "--clean-output"]) == 1
+        assert "sitegen's own files" in capsys.readouterr().err
+
+
 def test_a_pages_checkout_is_a_fine_output_and_its_git_is_never_touched(make_site: MakeSite,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     site = make_site(PAGES)
@@ -249,6 +259,16 @@ def test_the_external_link_cache_is_not_written_through_a_link(tmp_path: Path, o
     cache.with_suffix(".tmp").symlink_to(outside / "precious.txt")
     check_external([], cache)
     assert json.loads(cache.read_text()) == {}
+
+
+def test_sitegen_cv_never_writes_its_default_file_through_a_link(tmp_path: Path, outside: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    (tmp_path / "cv.pdf").symlink_to(outside / "precious.txt")
+    assert main(["cv", "--source", str(tmp_path)]) == 1
+    assert "cv.pdf is a link" in capsys.readouterr().err
 
 
 def test_new_never_writes_through_a_link(tmp_path: Path, outside: Path, capsys: pytest.CaptureFixture[str]) -> None:
