@@ -21,6 +21,7 @@ import signal
 import stat
 import threading
 from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,7 +152,7 @@ class _Tree:
         self.stats[rel] = st
         return st
 
-    def folder_problem(self, rel: str, going: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
+    def folder_problem(self, rel: str, going: AbstractSet[str] = frozenset()) -> str | None:
         """Why the folders on the way to `rel` cannot hold it: a link, or a file that is not going away."""
         parts = rel.split("/")
         for i in range(1, len(parts)):
