@@ -184,10 +184,10 @@ def remove_stale_staging(out: Path) -> int:
     process named in it is gone."""
     prefix = staging_prefix(out)
     removed = 0
-    try:
-        entries = list(os.scandir(out.parent))
-    except OSError:
-        return 0
+    entries: list[os.DirEntry[str]] = []
+    for folder in (out.parent, out):  # inside the output when it is a mount point (sitegen.writer)
+        with contextlib.suppress(OSError):
+            entries.extend(os.scandir(folder))
     for entry in entries:
         match = _STAGING.fullmatch(entry.name[len(prefix):]) if entry.name.startswith(prefix) else None
         if match is None or not entry.is_dir(follow_symlinks=False):

@@ -101,8 +101,11 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
 
 def _write_locked(files: dict[str, bytes], out: Path, clean: bool) -> WriteStats:
     out.parent.mkdir(parents=True, exist_ok=True)
+    # Beside the output, so that each file moves in with a rename; inside it when the output is a mount point
+    # (a container's volume), where a rename from beside it would cross file systems.
     # mkdir (not mkdtemp, whose 0700 would stay on a renamed first output) honours the umask.
-    staging = out.parent / f"{staging_prefix(out)}{os.getpid()}-{secrets.token_hex(4)}"
+    home = out if out.exists() and not same_device(out, out.parent) else out.parent
+    staging = home / f"{staging_prefix(out)}{os.getpid()}-{secrets.token_hex(4)}"
     staging.mkdir()
     try:
         if not out.exists():
@@ -120,6 +123,11 @@ def _write_locked(files: dict[str, bytes], out: Path, clean: bool) -> WriteStats
                           warnings=tuple(plan.warnings))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def same_device(a: Path, b: Path) -> bool:
+    """Whether two folders are on one file system (a rename between them works)."""
+    return os.stat(a).st_dev == os.stat(b).st_dev
 
 
 @dataclass

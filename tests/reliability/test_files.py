@@ -418,6 +418,28 @@ def test_a_build_removes_the_staging_folders_of_killed_builds_of_its_output(make
     assert other_output.is_dir() and not_ours.is_dir()
 
 
+def test_an_output_on_its_own_file_system_is_staged_inside_it(make_site: MakeSite,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # A container's volume mounted as the output: a rename from beside it would cross file systems (EXDEV).
+    site = make_site(PAGES)
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    import sitegen.writer
+
+    monkeypatch.setattr(sitegen.writer, "same_device", lambda a, b: False)
+    real_replace = os.replace
+
+    def replace(src: str | Path, dst: str | Path) -> None:
+        if Path(dst).is_relative_to(site / "public"):
+            assert Path(src).is_relative_to(site / "public"), f"{src} -> {dst} crosses file systems"
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    (site / "content/c.md").write_text("---\ntitle: C\n---\n")
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    assert (site / "public/c/index.html").is_file()
+    assert not [p for p in (site / "public").iterdir() if "staging" in p.name]
+
+
 # Finding 11: static dotfiles are published; only git, Finder and editor leftovers are not.
 
 def test_static_dotfiles_reach_the_output(make_site: MakeSite) -> None:
