@@ -29,6 +29,10 @@ MANIFEST = ".sitegen-manifest.json"
 """What the last build wrote into the output (paths and content digests), so the next one removes only those."""
 SOURCE_FOLDERS = ("content", "static", "layouts", "data", "themes", "archetypes")
 """The site's own folders: never an output, nor a folder inside one."""
+_SYSTEM = frozenset({"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "opt", "proc", "root", "run",
+                     "sbin", "srv", "sys", "tmp", "usr", "var", "Applications", "Library", "System", "Users",
+                     "Volumes", "private"})
+"""Top-level folders of Linux and macOS that are never an output themselves (`/var/www/site` may be)."""
 _STAGING = re.compile(r"(\d+)-[0-9a-f]{8}")
 _HELD: set[Path] = set()
 """Outputs whose lock this process holds (the build command takes it, then the writer finds it taken)."""
@@ -90,8 +94,12 @@ def _forbidden(out: Path, site: Path) -> str | None:
     home = Path.home()
     if out == Path(out.anchor):
         return "it is the file-system root"
+    if out.parent == Path(out.anchor) and out.name in _SYSTEM:
+        return "it is a system folder"
     if out in (home, home.resolve()):
         return "it is your home folder"
+    if home.is_relative_to(out) or home.resolve().is_relative_to(out):
+        return "it holds your home folder"
     if ".git" in out.parts:
         return "it is a git repository's internal folder"
     if out == site:

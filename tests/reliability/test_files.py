@@ -150,6 +150,19 @@ def test_sitegen_own_folders_are_refused_as_output(make_site: MakeSite, capsys: 
         assert "sitegen's own files" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("target", ["/usr", "/etc", "/tmp", "/var", "/home", "HOME-PARENT"])
+def test_system_folders_and_the_home_folders_parent_are_refused(tmp_path: Path, target: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # check_output_dir only: on code without the rule, a test build into /usr would be a disaster.
+    from sitegen.writer import check_output_dir
+
+    monkeypatch.setenv("HOME", str(tmp_path / "people/me"))
+    (tmp_path / "site").mkdir()
+    out = tmp_path / "people" if target == "HOME-PARENT" else Path(target)
+    with pytest.raises(OutputError, match="system folder|holds your home folder"):
+        check_output_dir(out, tmp_path / "site")
+
+
 def test_a_pages_checkout_is_a_fine_output_and_its_git_is_never_touched(make_site: MakeSite,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     site = make_site(PAGES)
