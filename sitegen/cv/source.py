@@ -210,7 +210,8 @@ def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = 
             errors.append(exc)
             continue
         if not (site_dir / label).is_file():
-            errors.append(ConfigError(f"`cv.bibtex`: `{label}` does not exist", path=config_path,
+            what = "is not a file" if (site_dir / label).exists() else "does not exist"
+            errors.append(ConfigError(f"`cv.bibtex`: `{label}` {what}", path=config_path,
                                       hint="give paths relative to the site folder, e.g. data/papers.bib"))
             continue
         try:
