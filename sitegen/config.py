@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from sitegen.errors import ConfigError, Diagnostic, SitegenError, raise_if_any
+from sitegen.inputlimits import InputLimitError, check_input, limit_error, located
 from sitegen.yamlload import Yaml12Loader, check_size
 
 CONFIG_NAMES = ("sitegen.yaml", "sitegen.yml")
@@ -145,9 +146,17 @@ def parse_config(text: str, path: str = "sitegen.yaml") -> tuple[SiteConfig, lis
     """Parse and validate configuration text; raises ConfigError/ErrorGroup listing every problem."""
     text = text.lstrip("\ufeff")
     try:
+        check_input(text, "yaml")
         node = yaml.compose(text, Loader=Yaml12Loader)  # noqa: S506
         raw = yaml.load(text, Loader=Yaml12Loader) if node is not None else {}  # noqa: S506
         check_size(raw)
+    except InputLimitError as exc:
+        raise located(exc, path, kind=ConfigError) from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        limit = limit_error(text, exc)
+        if limit is None:
+            raise ConfigError(f"cannot read the configuration: {exc}", path=path) from None
+        raise located(limit, path, kind=ConfigError) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ConfigError(

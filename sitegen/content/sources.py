@@ -13,6 +13,7 @@ import yaml
 
 from sitegen.content.urls import nfc
 from sitegen.errors import ContentError, SitegenError
+from sitegen.inputlimits import InputLimitError, check_input, limit_error, located
 from sitegen.yamlload import load_yaml
 
 MARKDOWN_EXTS = (".md", ".markdown")
@@ -129,12 +130,17 @@ def parse_data_file(rel: str, text: str) -> Any:
     """Parse one data file's text by its extension (YAML 1.2 scalars, JSON, TOML)."""
     label = f"data/{rel}"
     text = text.lstrip("\ufeff")
+    fmt = "json" if rel.endswith(".json") else "toml" if rel.endswith(".toml") else "yaml"
     try:
-        if rel.endswith(".json"):
+        if fmt != "yaml":  # load_yaml checks its own input
+            check_input(text, fmt)
+        if fmt == "json":
             return json.loads(text)
-        if rel.endswith(".toml"):
+        if fmt == "toml":
             return tomllib.loads(text)
         return load_yaml(text)
+    except InputLimitError as exc:
+        raise located(exc, label) from None
     except json.JSONDecodeError as exc:
         raise ContentError(f"invalid JSON: {exc.msg}", path=label, line=exc.lineno, col=exc.colno) from None
     except tomllib.TOMLDecodeError as exc:
@@ -144,6 +150,11 @@ def parse_data_file(rel: str, text: str) -> Any:
         raise ContentError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path=label,
                            line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None,
                            hint="check indentation and quoting") from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        limit = limit_error(text, exc)
+        if limit is None:
+            raise ContentError(f"cannot read this {fmt.upper()} file: {exc}", path=label) from None
+        raise located(limit, label) from None
 
 
 def load_data(files: list[SourceFile], errors: list[SitegenError]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from sitegen.content.sources import SourceFile, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
 from sitegen.errors import ConfigError, ContentError, SitegenError
+from sitegen.inputlimits import InputLimitError, check_input, limit_error, located
 from sitegen.yamlload import load_yaml
 
 BibResult = tuple[list[Publication], list[SitegenError]]
@@ -92,12 +93,17 @@ def _inside_site(path: str) -> bool:
 def parse_cv_text(text: str, path: str) -> Any:
     """Parse CV text by its file extension."""
     text = text.lstrip("\ufeff")
+    fmt = "json" if path.endswith(".json") else "toml" if path.endswith(".toml") else "yaml"
     try:
-        if path.endswith(".json"):
+        if fmt != "yaml":  # load_yaml checks its own input
+            check_input(text, fmt)
+        if fmt == "json":
             return json.loads(text)
-        if path.endswith(".toml"):
+        if fmt == "toml":
             return tomllib.loads(text)
         return load_yaml(text)
+    except InputLimitError as exc:
+        raise located(exc, path) from None
     except json.JSONDecodeError as exc:
         raise ContentError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, col=exc.colno) from None
     except tomllib.TOMLDecodeError as exc:
@@ -106,6 +112,11 @@ def parse_cv_text(text: str, path: str) -> Any:
         mark = getattr(exc, "problem_mark", None)
         raise ContentError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path=path,
                            line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        limit = limit_error(text, exc)
+        if limit is None:
+            raise ContentError(f"cannot read this {fmt.upper()} file: {exc}", path=path) from None
+        raise located(limit, path) from None
 
 
 def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, list[SitegenError]]:
