@@ -326,9 +326,6 @@ def load_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     found = find_config(site_dir)
     if found is None:
         return SiteConfig(), []
-    try:
-        text = found.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"not valid UTF-8 (byte offset {exc.start})", path=found.name,
-                          hint="save the file as UTF-8") from None
-    return parse_config(text, found.name)
+    from sitegen.content.sources import decode_utf8
+
+    return parse_config(decode_utf8(found.read_bytes(), found.name, ConfigError), found.name)

@@ -37,7 +37,7 @@ class FrontMatter:
 
     def key_line(self, key: str) -> int | None:
         """1-based line, in the file, where `key` is written (None if not found)."""
-        pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*[:=]", re.M)
+        pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*[:=]", re.M)
         match = pattern.search(self.text)
         if match is None:
             return None

@@ -115,15 +115,28 @@ def read_text(source: SourceFile, label: str) -> str:
         raise ContentError(f"file is {size / 1048576:.1f} MB; sitegen refuses text files over "
                            f"{MAX_TEXT_BYTES // 1048576} MB", path=f"{label}/{source.rel}",
                            hint="split it into several pages, or move generated data out of the site")
-    raw = source.path.read_bytes()
+    return decode_utf8(source.path.read_bytes(), f"{label}/{source.rel}")
+
+
+_WIDE = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+         (b"\xfe\xff", "UTF-16"))
+
+
+def decode_utf8(raw: bytes, path: str, kind: type[SitegenError] = ContentError) -> str:
+    """A file's bytes as text; a UTF-16/32 file or an invalid byte is reported (with its line) as `kind`."""
+    wide = next((name for bom, name in _WIDE if raw.startswith(bom)), None)
+    if wide is None and len(raw) >= 2 and (raw[0] == 0) != (raw[1] == 0):
+        wide = "UTF-16"  # ASCII text in UTF-16 without a byte-order mark: every other byte is zero
+    if wide is not None:
+        raise kind(f"the file is saved as {wide}; sitegen reads UTF-8", path=path, line=1, col=1,
+                   hint="re-save it as UTF-8 (in most editors: Save with Encoding, or File > Save As > UTF-8)")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ContentError(f"invalid UTF-8 byte 0x{raw[exc.start]:02x} at byte offset {exc.start}",
-                           path=f"{label}/{source.rel}", line=line, col=col,
-                           hint="re-save the file as UTF-8") from None
+        raise kind(f"invalid UTF-8 byte 0x{raw[exc.start]:02x} at byte offset {exc.start}", path=path,
+                   line=line, col=col, hint="re-save the file as UTF-8") from None
 
 
 def parse_data_file(rel: str, text: str) -> Any:

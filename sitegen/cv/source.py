@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from sitegen.config import SiteConfig
-from sitegen.content.sources import SourceFile, read_text
+from sitegen.content.sources import SourceFile, decode_utf8, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
 from sitegen.errors import ConfigError, ContentError, SitegenError
@@ -57,6 +57,20 @@ def cv_options(config: SiteConfig) -> CVOptions:
             errors.append(ConfigError(f"`cv.{key}`: unknown key", path=config.path,
                                       hint=f"known keys: {', '.join(sorted(allowed))}"))
     pdf = raw.get("pdf") or {}
+    if not isinstance(pdf, dict):
+        errors.append(ConfigError(f"`cv.pdf`: expected a mapping, got {pdf!r}", path=config.path,
+                                  hint="e.g. pdf: {paper: letter, font_paths: [fonts]}"))
+        pdf = {}
+    names = raw.get("name_variants") or []
+    if not isinstance(names, list):
+        errors.append(ConfigError(f"`cv.name_variants`: expected a list of names, got {names!r}", path=config.path,
+                                  hint="e.g. name_variants: [A. Lin, Lin, A.]"))
+        names = []
+    font_paths = pdf.get("font_paths") or []
+    if not isinstance(font_paths, list):
+        errors.append(ConfigError(f"`cv.pdf.font_paths`: expected a list of folders, got {font_paths!r}",
+                                  path=config.path, hint="e.g. font_paths: [fonts]"))
+        font_paths = []
     paper = str(pdf.get("paper", "a4")).lower()
     if paper not in ("a4", "letter"):
         errors.append(ConfigError(f"`cv.pdf.paper`: {paper!r} is not a4 or letter", path=config.path))
@@ -78,8 +92,8 @@ def cv_options(config: SiteConfig) -> CVOptions:
         from sitegen.errors import raise_if_any
 
         raise_if_any(errors)
-    return CVOptions(name_variants=[str(n) for n in raw.get("name_variants") or []], paper=paper,
-                     font_paths=[str(p) for p in pdf.get("font_paths") or []],
+    return CVOptions(name_variants=[str(n) for n in names], paper=paper,
+                     font_paths=[str(p) for p in font_paths],
                      variants={str(k): v for k, v in variants.items() if isinstance(v, dict)},
                      bibtex=[PurePosixPath(p).as_posix() for p in bibtex] if bibtex is not None else None)
 
@@ -121,8 +135,8 @@ def parse_cv_text(text: str, path: str) -> Any:
 
 def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, list[SitegenError]]:
     """Read, parse and validate one CV file; returns the source or the errors."""
-    text = file.read_text("utf-8")
     try:
+        text = decode_utf8(file.read_bytes(), label)
         data = parse_cv_text(text, label)
     except SitegenError as exc:
         return None, [exc]

@@ -192,7 +192,8 @@ def validate_cv(data: Any, path: str, lines: dict[str, int]) -> list[SitegenErro
             check.error(key, f"unknown section `{key}`",
                         f"did you mean `{close[0]}`?" if close else
                         "a free section is `{title: ..., entries: [...]}` or a list of entries with `title`")
-    for i, ref in enumerate(data.get("sections") or []):
+    refs = data.get("sections")
+    for i, ref in enumerate(refs if isinstance(refs, list) else []):  # (not a list: reported above)
         name = ref.get("key") if isinstance(ref, dict) else ref
         # `publications` may come from BibTeX files alone (sitegen.cv.publication), so naming it is never wrong.
         if not isinstance(name, str) or name not in data and name not in ("basics", "publications"):
