@@ -19,6 +19,7 @@ from sitegen.content.sources import SourceFile, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
 from sitegen.errors import ConfigError, ContentError, SitegenError
+from sitegen.inputlimits import InputLimitError, check_input, limit_error, located
 from sitegen.yamlload import load_yaml
 
 BibResult = tuple[list[Publication], list[SitegenError]]
@@ -60,6 +61,20 @@ def cv_options(config: SiteConfig) -> CVOptions:
             errors.append(ConfigError(f"`cv.{key}`: unknown key", path=config.path,
                                       hint=f"known keys: {', '.join(sorted(allowed))}"))
     pdf = raw.get("pdf") or {}
+    if not isinstance(pdf, dict):
+        errors.append(ConfigError(f"`cv.pdf`: expected a mapping, got {pdf!r}", path=config.path,
+                                  hint="e.g. pdf: {paper: letter, font_paths: [fonts]}"))
+        pdf = {}
+    names = raw.get("name_variants") or []
+    if not isinstance(names, list):
+        errors.append(ConfigError(f"`cv.name_variants`: expected a list of names, got {names!r}", path=config.path,
+                                  hint="e.g. name_variants: [A. Lin, Lin, A.]"))
+        names = []
+    font_paths = pdf.get("font_paths") or []
+    if not isinstance(font_paths, list):
+        errors.append(ConfigError(f"`cv.pdf.font_paths`: expected a list of folders, got {font_paths!r}",
+                                  path=config.path, hint="e.g. font_paths: [fonts]"))
+        font_paths = []
     paper = str(pdf.get("paper", "a4")).lower()
     if paper not in ("a4", "letter"):
         errors.append(ConfigError(f"`cv.pdf.paper`: {paper!r} is not a4 or letter", path=config.path))
@@ -87,8 +102,8 @@ def cv_options(config: SiteConfig) -> CVOptions:
         from sitegen.errors import raise_if_any
 
         raise_if_any(errors)
-    return CVOptions(name_variants=[str(n) for n in raw.get("name_variants") or []], paper=paper,
-                     font_paths=[str(p) for p in pdf.get("font_paths") or []],
+    return CVOptions(name_variants=[str(n) for n in names], paper=paper,
+                     font_paths=[str(p) for p in font_paths],
                      variants={str(k): v for k, v in variants.items() if isinstance(v, dict)},
                      bibtex=[PurePosixPath(p).as_posix() for p in bibtex] if bibtex is not None else None,
                      fonts=[f.strip() for f in font])
@@ -103,12 +118,17 @@ def _inside_site(path: str) -> bool:
 def parse_cv_text(text: str, path: str) -> Any:
     """Parse CV text by its file extension."""
     text = text.lstrip("\ufeff")
+    fmt = "json" if path.endswith(".json") else "toml" if path.endswith(".toml") else "yaml"
     try:
-        if path.endswith(".json"):
+        if fmt != "yaml":  # load_yaml checks its own input
+            check_input(text, fmt)
+        if fmt == "json":
             return json.loads(text)
-        if path.endswith(".toml"):
+        if fmt == "toml":
             return tomllib.loads(text)
         return load_yaml(text)
+    except InputLimitError as exc:
+        raise located(exc, path) from None
     except json.JSONDecodeError as exc:
         raise ContentError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, col=exc.colno) from None
     except tomllib.TOMLDecodeError as exc:
@@ -117,6 +137,11 @@ def parse_cv_text(text: str, path: str) -> Any:
         mark = getattr(exc, "problem_mark", None)
         raise ContentError(f"invalid YAML: {getattr(exc, 'problem', None) or exc}", path=path,
                            line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        limit = limit_error(text, exc)
+        if limit is None:
+            raise ContentError(f"cannot read this {fmt.upper()} file: {exc}", path=path) from None
+        raise located(limit, path) from None
 
 
 def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, list[SitegenError]]:
