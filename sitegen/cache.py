@@ -90,8 +90,11 @@ def cache_folder(site_dir: Path, *, allow_outside: bool = False) -> Path | None:
         return None
     try:
         folder.mkdir(exist_ok=True)
-        if not folder.is_dir():
-            return None
+    except OSError:
+        return None
+    if not folder.is_dir():
+        return None
+    try:
         fd = os.open(folder / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
     except FileExistsError:
         return folder
