@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from sitegen.build import BuildResult
-
 from tests.serve.conftest import Running
 
 Serve = Callable[..., Running]
