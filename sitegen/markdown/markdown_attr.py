@@ -14,7 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
 _TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*+)")
-_ATTR = re.compile(r"""\s++([^\s>="']++)(?:\s*+=\s*+("[^"]*+"|'[^']*+'|[^\s>"']++))?""")
+_ATTR = re.compile(r"""(?<!\s)\s++([^\s>="']++)(?:\s*+=\s*+("[^"]*+"|'[^']*+'|[^\s>"']++))?""")
 """One attribute; possessive and matched from where the last ended, so a tag line is read in linear time."""
 _ON = ("1", "block")
 

@@ -192,8 +192,8 @@ def close_open_tags(fragment: str) -> str:
     return fragment + "".join(f"</{tag}>" for tag in reversed(parser.stack))
 
 
-_HEADING_ATTRS = re.compile(r"(?:\s*[#.][\w:-]+)+\s*")
-r"""The inside of a trailing `{#id .class}`; `[#.]` never matches `[\w:-]`, so matching is linear."""
+_HEADING_ATTRS = re.compile(r"(?<!\s)(?:\s*+[#.][\w:-]++)+\s*+")
+r"""The inside of a trailing `{#id .class}`; possessive, and never started inside a run of spaces: linear."""
 
 
 def _heading_attrs(heading: Token, inline: Token) -> None:
