@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tomllib
@@ -155,6 +156,21 @@ def test_netlify_build_command_produces_the_publish_folder(tmp_path: Path, root:
     subprocess.run(build_cfg["command"], shell=True, cwd=site, check=True, capture_output=True)
     publish = site / build_cfg["publish"]
     assert (publish / "index.html").is_file() and (publish / "404.html").is_file()
+
+
+def test_netlify_deploy_of_a_new_site_uses_the_netlify_url_as_base_url(tmp_path: Path) -> None:
+    # Netlify sets URL to the site's address; the starter's base_url is a placeholder (https://example.org/),
+    # so without --base-url every feed, sitemap entry and canonical link of the deployed site named example.org.
+    site = tmp_path / "s"
+    new_site(site, NewSite())
+    command = tomllib.loads((site / "netlify.toml").read_text())["build"]["command"]
+    env = {k: v for k, v in os.environ.items() if k != "URL"}
+    subprocess.run(command, shell=True, cwd=site, check=True, capture_output=True,
+                   env={**env, "URL": "https://ada-lin.netlify.app"})
+    sitemap = (site / "public/sitemap.xml").read_text()
+    assert "https://ada-lin.netlify.app/about/" in sitemap and "example.org" not in sitemap
+    subprocess.run(command, shell=True, cwd=site, check=True, capture_output=True, env=env)  # no URL: the config's
+    assert "https://example.org/about/" in (site / "public/sitemap.xml").read_text()
 
 
 def test_netlify_redirects_for_aliases_are_forced_over_the_redirect_pages(tmp_path: Path) -> None:
