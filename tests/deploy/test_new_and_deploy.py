@@ -67,6 +67,36 @@ def test_new_takes_the_requirement_of_a_fork(tmp_path: Path) -> None:
     assert not (tmp_path / "v").exists()
 
 
+@pytest.mark.parametrize("origin", [None, {"url": "file:///src/sitegen", "dir_info": {"editable": True}},
+                                    {"url": "https://github.com/you/sitegen",
+                                     "vcs_info": {"vcs": "git", "commit_id": "abc123"}}])
+def test_new_warns_when_the_pinned_version_may_not_be_on_pypi(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        origin: dict[str, object] | None) -> None:
+    # A sitegen installed from a clone (the README's Quick start) or a VCS URL pins `sitegen-cv==VERSION` for
+    # deploys, which fail at pip install if that version is not on PyPI: `sitegen new` says so, and how to fix it.
+    import sitegen.commands.new
+    monkeypatch.setattr(sitegen.commands.new, "install_origin", lambda: origin)
+    assert main(["new", str(tmp_path / "s"), "-q"]) == 0
+    err = capsys.readouterr().err
+    if origin is None:
+        assert err == ""
+        return
+    assert f"requirements.txt:{requirement_lines_at(tmp_path / 's')}:" in err
+    assert f"installed from {origin['url']}, not from PyPI" in err and f"sitegen-cv=={sitegen.__version__}" in err
+    expected = ("sitegen-cv @ git+https://github.com/you/sitegen@abc123" if "vcs_info" in origin
+                else "sitegen-cv @ git+https://github.com/you/sitegen@main")
+    assert expected in err and "--requirement" in err
+    assert main(["new", str(tmp_path / "t"), "-q", "--requirement", "sitegen-cv @ file:///src/sitegen"]) == 0
+    assert capsys.readouterr().err == ""  # the author chose the line
+
+
+def requirement_lines_at(site: Path) -> int:
+    """The 1-based line of the pinned requirement in a site's requirements.txt."""
+    lines = (site / "requirements.txt").read_text().splitlines()
+    return lines.index(f"sitegen-cv=={sitegen.__version__}") + 1
+
+
 def test_new_refuses_a_non_empty_folder_and_never_overwrites(tmp_path: Path) -> None:
     site = tmp_path / "s"
     site.mkdir()
