@@ -132,6 +132,34 @@ def test_generated_workflow_pins_this_version_and_deploys_pages(tmp_path: Path) 
         assert needle in workflow, needle
 
 
+@pytest.mark.parametrize("workflow", ["generated", "pages.yml"])
+def test_the_build_cache_restored_by_the_workflow_is_used_on_the_next_runner(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workflow: str) -> None:
+    # Each Actions run is a fresh machine: the cache is signed with a secret from ~/.cache/sitegen, so a restored
+    # .sitegen-cache without that secret is ignored and every deploy builds cold.
+    import yaml
+
+    from sitegen.cache import load_memo
+    site = tmp_path / "s"
+    new_site(site, NewSite())
+    path = site / ".github/workflows/deploy.yml" if workflow == "generated" else REPO / ".github/workflows/pages.yml"
+    steps = yaml.safe_load(path.read_text())["jobs"]["build"]["steps"]
+    cached = next(s["with"]["path"] for s in steps if str(s.get("uses", "")).startswith("actions/cache@"))
+    runner1, runner2 = tmp_path / "home1", tmp_path / "home2"
+    monkeypatch.delenv("SITEGEN_CACHE_KEY", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(runner1 / ".cache"))
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    site2 = tmp_path / "checkout2"
+    shutil.copytree(site, site2, ignore=shutil.ignore_patterns(".sitegen-cache", "public"))
+    for entry in str(cached).split():  # what actions/cache saves on runner 1 and restores on runner 2
+        src = runner1 / entry[2:] if entry.startswith("~/") else site / entry
+        dst = runner2 / entry[2:] if entry.startswith("~/") else site2 / entry
+        if src.exists():
+            shutil.copytree(src, dst)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(runner2 / ".cache"))
+    assert load_memo(site2) is not None
+
+
 def test_new_page_from_archetype(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     new_site(tmp_path / "s", NewSite())
