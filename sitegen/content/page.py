@@ -28,6 +28,8 @@ JEKYLL_SINGULAR = {"categories": "category", "tags": "tag"}
 FREE_KEYS_OF_OTHER_TOOLS = frozenset({"image", "published", "hide", "author", "authors", "category"})
 """Free keys that Hugo and Jekyll themes use on purpose and that look like typos of known keys (`image` is not
 a misspelt `images`, Jekyll's `published` is not `publishDate`): never warned about."""
+HUGO_DATE_ALIASES = {"unpublishdate": "expiryDate", "pubdate": "publishDate", "modified": "lastmod"}
+"""Hugo's other names for date keys: spelling alone would point `unpublishdate` at `publishDate`, its opposite."""
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
 _LAYOUT = re.compile(r"^[\w][\w.-]*(/[\w][\w.-]*)*$", re.UNICODE)
 
@@ -243,6 +245,8 @@ def near_miss(key: str, known: list[str]) -> str | None:
     `tag` -> `tags`), or None for a key that is free on purpose."""
     if key in FREE_KEYS_OF_OTHER_TOOLS:
         return None
+    if key.casefold() in HUGO_DATE_ALIASES:
+        return HUGO_DATE_ALIASES[key.casefold()]
     folded = {k.casefold(): k for k in known}
     close = difflib.get_close_matches(key.casefold(), list(folded), n=1, cutoff=0.8)
     return folded[close[0]] if close else None

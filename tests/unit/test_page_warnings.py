@@ -70,3 +70,11 @@ def test_jekyll_singular_category_and_tag_are_read_not_dropped() -> None:
     comma = [w.format() for w in parse_page("posts/x.md", "---\ntag: hello, world\n---\n", CONFIG).warnings]
     assert comma == ["warning: posts/x.md:2:1: `tag: hello, world` is one text, not a list: read as 2 tags "
                      "(hello, world)\n  hint: write a list: `tags: [hello, world]`"]
+
+
+@pytest.mark.parametrize(("key", "meant"), [("unpublishdate", "expiryDate"), ("pubdate", "publishDate"),
+                                            ("modified", "lastmod")])
+def test_hugo_date_aliases_are_pointed_at_the_key_they_mean(key: str, meant: str) -> None:
+    # Hugo's `unpublishdate` is its expiry date: "did you mean publishDate" would have the author publish the page
+    # on the day it was meant to go away.
+    assert f"did you mean `{meant}`?" in "".join(warnings_of(f"---\n{key}: 2030-01-01\n---\n"))
