@@ -26,6 +26,7 @@ from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
 from sitegen.content.taxonomies import collect_taxonomies
 from sitegen.content.tree import ContentTree, assemble_tree, left_out_warnings
+from sitegen.cv.glyphs import cv_glyph_warnings
 from sitegen.cv.publication import Publication
 from sitegen.cv.pubpage import plan_publications
 from sitegen.cv.site import cv_files, plan_cv
@@ -106,6 +107,8 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
                       data=data, urls=UrlHelper(config), build_date=source_date_epoch())
     options_cv = cv_options(config)
     cv_plan = plan_cv(state, cvs, options_cv, publications)
+    warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
+                                      options_cv.font_paths))
     pub_context = plan_publications(state, publications, cvs, options_cv.name_variants)
     files, origins = _copy_assets(sources, tree)
     site_key = digest(f"{memo.config_key}\x00{data!r}\x00{[c.data for c in cvs]!r}\x00{publications!r}"
