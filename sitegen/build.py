@@ -24,6 +24,7 @@ from sitegen.content.gitinfo import apply_git_lastmod
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
 from sitegen.content.tree import ContentTree, left_out_warnings
+from sitegen.cv.glyphs import cv_glyph_warnings
 from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
@@ -78,7 +79,8 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
     now = options.now or build_time()
-    plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, cv_options(config), publications,
+    options_cv = cv_options(config)
+    plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, options_cv, publications,
                      now=now, drafts=options.drafts or config.build.drafts,
                      future=options.future or config.build.future, build_date=source_date_epoch(),
                      dialect=dialect)
@@ -87,12 +89,14 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     renderer = MarkdownRenderer(config.markdown)
     state, link_warnings = _render_markdown(plan, renderer, memo, options.jobs)
     warnings.extend(link_warnings)
+    warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
+                                      options_cv.font_paths))
     files, origins = _copy_assets(sources, plan.tree)
     site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date)
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
-    files.update(cv_files(plan.cv, cv_options(config), plan.build_date, memo))
+    files.update(cv_files(plan.cv, options_cv, plan.build_date, memo))
     basis = RebuildBasis(rendering, sources.pages, dict(files))
     files.update(generate_outputs(state, site_dir, themes, files, memo))
     if options.strict and warnings:

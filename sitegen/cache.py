@@ -19,6 +19,9 @@ import sitegen
 from sitegen.confine import outside
 from sitegen.memo import BuildMemo
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+"""Open the path itself, never what a link there points to (0 where the platform has no such flag)."""
+
 CACHE_DIR = ".sitegen-cache"
 MEMO_FILE = "build.pickle"
 _FORMAT = b"sitegen-cache-1"
@@ -87,9 +90,12 @@ def cache_folder(site_dir: Path, *, allow_outside: bool = False) -> Path | None:
         return None
     try:
         folder.mkdir(exist_ok=True)
-        if not folder.is_dir():
-            return None
-        fd = os.open(folder / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    except OSError:
+        return None
+    if not folder.is_dir():
+        return None
+    try:
+        fd = os.open(folder / ".gitignore", os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
     except FileExistsError:
         return folder
     except OSError:

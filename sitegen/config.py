@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from sitegen.errors import ConfigError, Diagnostic, SitegenError, raise_if_any
+from sitegen.inputlimits import InputLimitError, check_input, decode_utf8, limit_error, located
 from sitegen.yamlload import Yaml12Loader, check_size, yaml_error
 
 CONFIG_NAMES = ("sitegen.yaml", "sitegen.yml")
@@ -146,9 +147,17 @@ def parse_config(text: str, path: str = "sitegen.yaml") -> tuple[SiteConfig, lis
     """Parse and validate configuration text; raises ConfigError/ErrorGroup listing every problem."""
     text = text.lstrip("\ufeff")
     try:
+        check_input(text, "yaml")
         node = yaml.compose(text, Loader=Yaml12Loader)  # noqa: S506
         raw = yaml.load(text, Loader=Yaml12Loader) if node is not None else {}  # noqa: S506
         check_size(raw)
+    except InputLimitError as exc:
+        raise located(exc, path, kind=ConfigError) from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        limit = limit_error(text, exc)
+        if limit is None:
+            raise ConfigError(f"cannot read the configuration: {exc}", path=path) from None
+        raise located(limit, path, kind=ConfigError) from None
     except yaml.YAMLError as exc:
         raise yaml_error(exc, ConfigError, "YAML", path,
                          hint="check indentation and quoting; values with `: ` or `#` need quotes") from None
@@ -319,11 +328,8 @@ def load_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
                 raise ConfigError("not a readable file", path=name, hint="make it a plain file (or remove it)")
         return SiteConfig(), []
     try:
-        text = found.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"not valid UTF-8 (byte offset {exc.start})", path=found.name,
-                          hint="save the file as UTF-8") from None
+        raw = found.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read the file: {exc.strerror or exc}", path=found.name,
                           hint="check that it is a readable file") from None
-    return parse_config(text, found.name)
+    return parse_config(decode_utf8(raw, found.name, ConfigError), found.name)

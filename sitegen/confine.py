@@ -16,14 +16,6 @@ ALLOW_HINT = ("copy it into the site, or set `allow_symlinks_outside: true` in s
               "meant to leave the site")
 
 
-def real_path(path: Path) -> Path | None:
-    """`path` with every link resolved; None for a loop of links."""
-    try:
-        return Path(os.path.realpath(path, strict=False))
-    except (OSError, RuntimeError):  # pragma: no cover - realpath(strict=False) does not raise on loops
-        return None
-
-
 def is_link_loop(path: Path) -> bool:
     """Whether `path` is a link that never reaches a file (a loop, or too deep)."""
     try:
@@ -35,10 +27,8 @@ def is_link_loop(path: Path) -> bool:
 
 def outside(path: Path, root: Path) -> Path | None:
     """Where `path` really is when its links lead out of `root` (None when it stays inside)."""
-    real, real_root = real_path(path), real_path(root)
-    if real is None or real_root is None or real.is_relative_to(real_root):
-        return None
-    return real
+    real = Path(os.path.realpath(path))
+    return None if real.is_relative_to(os.path.realpath(root)) else real
 
 
 def check_inside(path: Path, root: Path, label: str, *, allow: bool = False) -> None:

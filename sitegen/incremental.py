@@ -48,8 +48,8 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
             text = read_text(source, "content")
             page = memo.page(source.rel, text, functools.partial(parse_page, source.rel, text, state.config,
                                                                  state.plan.dialect))
-        except SitegenError:
-            return None  # the full build reports it, with everything else wrong
+        except (SitegenError, OSError):
+            return None  # the full build reports it (or sees the file gone), with everything else wrong
         old = state.tree.pages[source.rel]
         if dataclasses.replace(page, body="") != dataclasses.replace(old, body=""):
             return None

@@ -16,6 +16,10 @@ from pathlib import Path
 
 from sitegen.errors import OutputError
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+"""Open the path itself, never what a link there points to (0 where the platform has no such flag)."""
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no lock, as before
@@ -25,6 +29,10 @@ MANIFEST = ".sitegen-manifest.json"
 """What the last build wrote into the output (paths and content digests), so the next one removes only those."""
 SOURCE_FOLDERS = ("content", "static", "layouts", "data", "themes", "archetypes")
 """The site's own folders: never an output, nor a folder inside one."""
+_SYSTEM = frozenset({"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "opt", "proc", "root", "run",
+                     "sbin", "srv", "sys", "tmp", "usr", "var", "Applications", "Library", "System", "Users",
+                     "Volumes", "private"})
+"""Top-level folders of Linux and macOS that are never an output themselves (`/var/www/site` may be)."""
 _STAGING = re.compile(r"(\d+)-[0-9a-f]{8}")
 _HELD: set[Path] = set()
 """Outputs whose lock this process holds (the build command takes it, then the writer finds it taken)."""
@@ -35,26 +43,32 @@ def staging_prefix(out: Path) -> str:
     return f".{out.name}.sitegen-staging-"
 
 
+def holds_lock(out: Path) -> bool:
+    """Whether this process holds the lock of the output folder `out` (resolved)."""
+    return out in _HELD
+
+
 def lock_path(out: Path) -> Path:
     """The lock file of `out`, beside it (the output may not exist yet): `.public.sitegen-lock`."""
     return out.parent / f".{out.name}.sitegen-lock"
 
 
-def check_output_dir(out_dir: Path, site_dir: Path, *, clean: bool = False) -> Path:
+def check_output_dir(out_dir: Path, site_dir: Path, *, clean: bool = False, repositories: bool = True) -> Path:
     """Refuse an output folder whose writing or cleaning could destroy anything else; returns it resolved.
 
     Refused: the file-system root, the home folder, the site folder, a folder holding it, the site's own
     folders (content/, static/, layouts/, data/, themes/, archetypes/) and dot folders (.git, .github, the
     build cache) and anything inside them, any `.git` folder, a folder holding another repository below it,
     and, for `--clean-output`, a repository checkout sitegen has never built into.
-    Both the path as given and the path after resolving links are checked.
+    Both the path as given and the path after resolving links are checked. `repositories=False` skips the
+    walk through the output that looks for other repositories (done once per build, before the lock is taken).
     """
     if str(out_dir).strip() == "":
         raise OutputError("the output folder is empty", hint="pass --output public")
     given = Path(os.path.abspath(out_dir.expanduser()))
     out = real_path(given)
     reason = _forbidden(out, real_path(site_dir)) or _forbidden(given, Path(os.path.abspath(site_dir)))
-    if reason is None and out.is_dir():
+    if reason is None and repositories and out.is_dir():
         reason = _holds_a_repository(out, clean)
     if reason:
         raise OutputError(f"refusing to write the site into {out_dir} ({out}): {reason}",
@@ -80,8 +94,12 @@ def _forbidden(out: Path, site: Path) -> str | None:
     home = Path.home()
     if out == Path(out.anchor):
         return "it is the file-system root"
+    if out.parent == Path(out.anchor) and out.name in _SYSTEM:
+        return "it is a system folder"
     if out in (home, home.resolve()):
         return "it is your home folder"
+    if home.is_relative_to(out) or home.resolve().is_relative_to(out):
+        return "it holds your home folder"
     if ".git" in out.parts:
         return "it is a git repository's internal folder"
     if out == site:
@@ -94,6 +112,10 @@ def _forbidden(out: Path, site: Path) -> str | None:
             return f"it is the site's {first}/ folder or inside it"
         if first.startswith("."):
             return f"it is the site's {first}/ folder or inside it (sitegen keeps out of dot folders)"
+    package = Path(__file__).resolve().parent
+    for own in (package, package.parent / "themes"):
+        if out == own or out.is_relative_to(own) or own.is_relative_to(out):
+            return f"it is (or holds) sitegen's own files ({own})"
     for name in SOURCE_FOLDERS:
         # A source folder may be a link to elsewhere: compare with where it leads, too.
         real = real_path(site / name)
@@ -143,7 +165,7 @@ def output_lock(out: Path) -> Iterator[None]:
 def _acquire(path: Path, out: Path) -> int:
     while True:
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC, 0o644)
         except OSError as exc:
             raise OutputError(f"cannot make the lock file {path}: {exc.strerror}",
                               hint="it must be a plain file sitegen can write; remove it") from None
@@ -170,10 +192,10 @@ def remove_stale_staging(out: Path) -> int:
     process named in it is gone."""
     prefix = staging_prefix(out)
     removed = 0
-    try:
-        entries = list(os.scandir(out.parent))
-    except OSError:
-        return 0
+    entries: list[os.DirEntry[str]] = []
+    for folder in (out.parent, out):  # inside the output when it is a mount point (sitegen.writer)
+        with contextlib.suppress(OSError):
+            entries.extend(os.scandir(folder))
     for entry in entries:
         match = _STAGING.fullmatch(entry.name[len(prefix):]) if entry.name.startswith(prefix) else None
         if match is None or not entry.is_dir(follow_symlinks=False):

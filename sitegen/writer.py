@@ -21,11 +21,23 @@ import signal
 import stat
 import threading
 from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.errors import Diagnostic, OutputError, SitegenError, raise_if_any
-from sitegen.outdir import MANIFEST, check_output_dir, output_lock, remove_stale_staging, staging_prefix
+from sitegen.outdir import (
+    MANIFEST,
+    check_output_dir,
+    holds_lock,
+    output_lock,
+    real_path,
+    remove_stale_staging,
+    staging_prefix,
+)
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+"""Open the path itself, never what a link there points to (0 where the platform has no such flag)."""
 
 __all__ = ["MANIFEST", "WriteStats", "check_output_dir", "path_problem", "write_output"]
 
@@ -66,7 +78,9 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
                  origins: Mapping[str, str] | None = None) -> WriteStats:
     """Write `files` into `out_dir` safely (see the module docstring); `origins` names the source of each
     output path in messages."""
-    out = check_output_dir(out_dir, site_dir, clean=clean)
+    # Under the lock, the command that took it has walked the output already.
+    out = check_output_dir(out_dir, site_dir, clean=clean,
+                           repositories=not holds_lock(real_path(Path(os.path.abspath(out_dir)))))
     errors: list[SitegenError] = []
     for rel in files:
         problem = path_problem(rel)
@@ -87,8 +101,11 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
 
 def _write_locked(files: dict[str, bytes], out: Path, clean: bool) -> WriteStats:
     out.parent.mkdir(parents=True, exist_ok=True)
+    # Beside the output, so that each file moves in with a rename; inside it when the output is a mount point
+    # (a container's volume), where a rename from beside it would cross file systems.
     # mkdir (not mkdtemp, whose 0700 would stay on a renamed first output) honours the umask.
-    staging = out.parent / f"{staging_prefix(out)}{os.getpid()}-{secrets.token_hex(4)}"
+    home = out if out.exists() and not same_device(out, out.parent) else out.parent
+    staging = home / f"{staging_prefix(out)}{os.getpid()}-{secrets.token_hex(4)}"
     staging.mkdir()
     try:
         if not out.exists():
@@ -108,6 +125,11 @@ def _write_locked(files: dict[str, bytes], out: Path, clean: bool) -> WriteStats
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def same_device(a: Path, b: Path) -> bool:
+    """Whether two folders are on one file system (a rename between them works)."""
+    return os.stat(a).st_dev == os.stat(b).st_dev
+
+
 @dataclass
 class _Plan:
     """What the commit will do; made before anything in the output changes."""
@@ -123,18 +145,22 @@ class _Tree:
     """`lstat` of paths inside the output, remembered; links are never followed."""
 
     def __init__(self, out: Path) -> None:
-        self.out = out
+        self.root = str(out) + os.sep
         self.stats: dict[str, os.stat_result | None] = {}
 
     def lstat(self, rel: str) -> os.stat_result | None:
-        if rel not in self.stats:
-            try:
-                self.stats[rel] = os.lstat(self.out / rel)
-            except (FileNotFoundError, NotADirectoryError):
-                self.stats[rel] = None
-        return self.stats[rel]
+        try:
+            return self.stats[rel]
+        except KeyError:
+            pass
+        try:
+            st: os.stat_result | None = os.lstat(self.root + rel)
+        except (FileNotFoundError, NotADirectoryError):
+            st = None
+        self.stats[rel] = st
+        return st
 
-    def folder_problem(self, rel: str, going: set[str] = frozenset()) -> str | None:  # type: ignore[assignment]
+    def folder_problem(self, rel: str, going: AbstractSet[str] = frozenset()) -> str | None:
         """Why the folders on the way to `rel` cannot hold it: a link, or a file that is not going away."""
         parts = rel.split("/")
         for i in range(1, len(parts)):
@@ -157,11 +183,11 @@ def _plan(out: Path, files: dict[str, bytes], clean: bool) -> _Plan:
     legacy = 0
     for rel in sorted(previous.keys() - files.keys()):
         st = tree.lstat(rel)
-        problem = tree.folder_problem(rel)
+        problem = tree.folder_problem(rel) if st is not None else None
+        if st is None:
+            continue
         if problem:
             plan.warnings.append(Diagnostic(f"kept {rel}: {problem}", path=label))
-        elif st is None:
-            continue
         elif not stat.S_ISREG(st.st_mode):
             plan.warnings.append(Diagnostic(f"kept {rel}: it is no longer a plain file sitegen wrote", path=label))
         elif previous[rel] is None:
@@ -180,6 +206,10 @@ def _plan(out: Path, files: dict[str, bytes], clean: bool) -> _Plan:
         plan.delete = sorted(set(plan.delete) | (_all_files(out) - files.keys()))
     going = set(plan.delete)
     errors: list[SitegenError] = []
+    manifest = tree.lstat(MANIFEST)
+    if manifest is not None and stat.S_ISDIR(manifest.st_mode):
+        errors.append(OutputError(f"cannot write {MANIFEST}: it is a folder", path=str(out),
+                                  hint="move it out of the output folder and build again"))
     for rel, data in files.items():
         problem = tree.folder_problem(rel, going)
         st = tree.lstat(rel) if problem is None else None
@@ -212,7 +242,7 @@ def _only(folder: Path, rel: str, going: set[str]) -> bool:
 
 def _file_digest(path: Path) -> str | None:
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as f:
@@ -224,7 +254,7 @@ def _read_manifest(out: Path, warnings: list[Diagnostic]) -> dict[str, str | Non
     none). Entries that are not plain paths inside the output are ignored with one warning."""
     path = out / MANIFEST
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
         with os.fdopen(fd, "rb") as f:
             data = json.loads(f.read().decode("utf-8"))
     except FileNotFoundError:

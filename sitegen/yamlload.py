@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import yaml
 
 from sitegen.errors import SitegenError
+from sitegen.inputlimits import check_input
 
 _BaseLoader: type[yaml.SafeLoader]
 try:
@@ -23,7 +24,7 @@ except AttributeError:  # pragma: no cover - libyaml missing
     _BaseLoader = yaml.SafeLoader
 
 MAX_NODES = 200_000
-"""The most scalars and collections a document may expand to (aliases counted each time they are used)."""
+"""The most scalars and collections a document's aliases may add (each use of an alias counts its size)."""
 
 
 class Yaml12Loader(_BaseLoader):  # type: ignore[misc, valid-type]
@@ -82,17 +83,27 @@ Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 
 def load_yaml(text: str) -> Any:
-    """Parse one YAML document safely; raises yaml.YAMLError (with marks) on bad input or alias bombs."""
+    """Parse one YAML document safely; raises yaml.YAMLError (with marks) on bad input or alias bombs.
+
+    Raises InputLimitError (a ValueError, with a position) for nesting too deep to parse safely.
+    """
+    check_input(text, "yaml")
     data = yaml.load(text, Loader=Yaml12Loader)  # noqa: S506 - Yaml12Loader is a SafeLoader
     check_size(data)
     return data
 
 
 def check_size(data: Any, limit: int = MAX_NODES) -> None:
-    """Reject documents whose alias-expanded size exceeds `limit` nodes (billion-laughs protection)."""
+    """Reject documents whose aliases expand to more than `limit` extra nodes (billion-laughs protection).
+
+    Only what aliases add is counted (a collection used again through `*name` counts its whole size each
+    time): a long ordinary file, however many lines it has, is never refused.
+    """
     sizes: dict[int, int] = {}
+    expanded = 0
 
     def size(obj: Any, depth: int) -> int:
+        nonlocal expanded
         if depth > 200:
             raise yaml.YAMLError("YAML nesting is deeper than 200 levels")
         if isinstance(obj, dict):
@@ -102,14 +113,14 @@ def check_size(data: Any, limit: int = MAX_NODES) -> None:
         else:
             return 1
         key = id(obj)
-        if key in sizes:
+        if key in sizes:  # the same object again: an alias
+            expanded += sizes[key]
+            if expanded > limit:
+                raise yaml.YAMLError(f"YAML aliases expand to more than {limit} nodes (an alias bomb?)")
             return sizes[key]
         total = 1
         for child in children:
             total += size(child, depth + 1)
-            if total > limit:
-                raise yaml.YAMLError(
-                    f"YAML document expands to more than {limit} nodes (an alias bomb?)")
         sizes[key] = total
         return total
 

@@ -37,6 +37,12 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "schema":
         data = (json.dumps(json_schema(), indent=2) + "\n").encode()
         return _emit(data, args.output)
+    if args.format == "pdf" and args.output is None and sys.stdout.isatty():
+        args.output = Path(f"cv{'-' + args.variant if args.variant else ''}.pdf")
+        if args.output.is_symlink() or (args.output.exists() and not args.output.is_file()):
+            # A file name nobody typed: never follow a link there (a cloned folder could hold `cv.pdf -> ~/x`).
+            raise ContentError(f"{args.output} is a link or not a plain file; not writing the CV there",
+                               hint="remove it, or name the file with -o")
     config, _ = load_site_config(args.source)
     options = cv_options(config)
     allow = config.allow_symlinks_outside
@@ -67,8 +73,6 @@ def run(args: argparse.Namespace) -> int:
         prefix = "" if lang == sources[0].lang else f"{lang}/"
         page = f"{prefix}cv/{args.variant + '/' if args.variant else ''}index.html"
         data = result.files[page]
-    if args.format == "pdf" and args.output is None and sys.stdout.isatty():
-        args.output = Path(f"cv{'-' + args.variant if args.variant else ''}.pdf")
     return _emit(data, args.output)
 
 

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from sitegen.config import load_config
-from sitegen.scaffold import KINDS, NewSite, default_requirement, new_content, new_site
+from sitegen.scaffold import (
+    KINDS,
+    NewSite,
+    default_requirement,
+    install_origin,
+    new_content,
+    new_site,
+    requirement_warning,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,4 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"Created a new site in {target}: {len(done.written)} files written, {len(done.kept)} kept.\n"
               f"Next: cd {target} && sitegen serve")
+    warning = None if args.requirement.strip() else requirement_warning(install_origin(), target / "requirements.txt")
+    if warning is not None:
+        print(warning.format(), file=sys.stderr)
     return 0

@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-from sitegen.errors import ContentError
+from sitegen.errors import ContentError, SitegenError
+from sitegen.inputlimits import InputLimitError, check_input, limit_error, located
 from sitegen.yamlload import load_yaml, yaml_error
 
 
@@ -36,7 +37,7 @@ class FrontMatter:
 
     def key_line(self, key: str) -> int | None:
         """1-based line, in the file, where `key` is written (None if not found)."""
-        pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*[:=]", re.M)
+        pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*[:=]", re.M)
         match = pattern.search(self.text)
         if match is None:
             return None
@@ -76,10 +77,15 @@ def split_front_matter(text: str, path: str) -> FrontMatter:
     if first.startswith("{"):
         decoder = json.JSONDecoder()
         try:
+            check_input(text, "json")
             data, end = decoder.raw_decode(text)
+        except InputLimitError as exc:
+            raise located(exc, path) from None
         except json.JSONDecodeError as exc:
             raise ContentError(f"invalid JSON front matter: {exc.msg}", path=path, line=exc.lineno,
                                col=exc.colno, hint="JSON front matter is one object `{...}` at the top") from None
+        except (ValueError, RecursionError) as exc:
+            raise _limit_or_invalid(text, exc, "JSON", path, 0) from None
         if not isinstance(data, dict):
             raise ContentError("JSON front matter must be an object", path=path, line=1, col=1)
         rest = text[end:]
@@ -94,25 +100,40 @@ def _parse(fm_text: str, fmt: str, path: str) -> dict[str, Any]:
     """Parse YAML or TOML front matter text into a dict, with file-relative error positions."""
     if fmt == "toml":
         try:
+            check_input(fm_text, "toml")
             return tomllib.loads(fm_text)
+        except InputLimitError as exc:
+            raise located(exc, path, 1) from None
         except tomllib.TOMLDecodeError as exc:
             line = _toml_line(str(exc))
             raise ContentError(f"invalid TOML front matter: {exc}", path=path,
                                line=line + 1 if line else None,
                                hint="check quoting: TOML strings need quotes") from None
+        except (ValueError, RecursionError) as exc:
+            raise _limit_or_invalid(fm_text, exc, "TOML", path, 1) from None
     try:
         data = load_yaml(fm_text)
+    except InputLimitError as exc:
+        raise located(exc, path, 1) from None
     except yaml.YAMLError as exc:
         raise yaml_error(exc, ContentError, "YAML front matter", path, first_line=2,
                          hint="check indentation, and quote values containing `: `, `#`, `[` or `{`") from None
-    except (ValueError, TypeError) as exc:
-        raise ContentError(f"invalid YAML front matter: {exc}", path=path, line=2) from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise _limit_or_invalid(fm_text, exc, "YAML", path, 1) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise ContentError("front matter must be `key: value` lines", path=path, line=2, col=1,
                            hint="for example `title: My page`")
     return data
+
+
+def _limit_or_invalid(text: str, exc: Exception, fmt: str, path: str, line_offset: int) -> SitegenError:
+    """A located error for a value beyond sitegen's limits, else the parser's message on the first line."""
+    limit = limit_error(text, exc)
+    if limit is not None:
+        return located(limit, path, line_offset)
+    return ContentError(f"invalid {fmt} front matter: {exc}", path=path, line=1 + line_offset)
 
 
 def _toml_line(message: str) -> int | None:

@@ -24,9 +24,13 @@ KNOWN_KEYS = frozenset({
 })
 READ_FROM_PARAMS = frozenset({"search", "sitemap"})
 """Free keys that sitegen itself reads (`search: false`, `sitemap: false`): typos of them are worth a word."""
+JEKYLL_SINGULAR = {"categories": "category", "tags": "tag"}
+"""Jekyll reads `category` and `tag` as its categories and tags; so does sitegen, for those taxonomies."""
 FREE_KEYS_OF_OTHER_TOOLS = frozenset({"image", "published", "hide", "author", "authors", "category"})
 """Free keys that Hugo and Jekyll themes use on purpose and that look like typos of known keys (`image` is not
 a misspelt `images`, Jekyll's `published` is not `publishDate`): never warned about."""
+HUGO_DATE_ALIASES = {"unpublishdate": "expiryDate", "pubdate": "publishDate", "modified": "lastmod"}
+"""Hugo's other names for date keys: spelling alone would point `unpublishdate` at `publishDate`, its opposite."""
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
 _LAYOUT = re.compile(r"^[\w][\w.-]*(/[\w][\w.-]*)*$", re.UNICODE)
 
@@ -204,22 +208,32 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
             page.layout = layout
 
     warnings: list[Diagnostic] = []
+    singular_used: set[str] = set()
     for taxonomy in config.taxonomies:
-        values = data.get(taxonomy)
-        if values is not None and not isinstance(values, list | tuple | str | int | float):
-            err(taxonomy, "expected a list of names", f"write `{taxonomy}: [one, two]`")
-            continue
-        if isinstance(values, str) and "," in values:
-            # `tags: hello, world` is one YAML string; the author meant two tags (Jekyll would split it too).
-            values = [v.strip() for v in values.split(",")]
-            names = ", ".join(v for v in values if v)
-            warnings.append(Diagnostic(
-                f"`{taxonomy}: {data[taxonomy]}` is one text, not a list: read as {len(_as_list(values))} "
-                f"{taxonomy} ({names})", path=source, line=fm.key_line(taxonomy), col=1,
-                hint=f"write a list: `{taxonomy}: [{names}]`"))
-        page.taxonomies[taxonomy] = _as_list(values)
+        keys = [taxonomy]
+        singular = JEKYLL_SINGULAR.get(taxonomy)
+        if singular is not None and singular in data and singular not in config.taxonomies:
+            keys.append(singular)  # Jekyll's `category: notes` / `tag: python`: its categories and tags
+            singular_used.add(singular)
+        terms: list[str] = []
+        for key in keys:
+            values = data.get(key)
+            if values is not None and not isinstance(values, list | tuple | str | int | float):
+                err(key, "expected a list of names", f"write `{taxonomy}: [one, two]`")
+                continue
+            if isinstance(values, str) and "," in values:
+                # `tags: hello, world` is one YAML string; the author meant two tags (Jekyll would split it too).
+                values = [v.strip() for v in values.split(",")]
+                names = ", ".join(v for v in values if v)
+                warnings.append(Diagnostic(
+                    f"`{key}: {data[key]}` is one text, not a list: read as {len(_as_list(values))} "
+                    f"{taxonomy} ({names})", path=source, line=fm.key_line(key), col=1,
+                    hint=f"write a list: `{taxonomy}: [{names}]`"))
+            terms.extend(t for t in _as_list(values) if t not in terms)
+        page.taxonomies[taxonomy] = terms
 
-    page.params = {k: v for k, v in data.items() if k not in KNOWN_KEYS and k not in config.taxonomies}
+    page.params = {k: v for k, v in data.items()
+                   if k not in KNOWN_KEYS and k not in config.taxonomies and k not in singular_used}
     warnings.extend(_near_miss_warnings(page.params, fm, source, [*KNOWN_KEYS, *config.taxonomies]))
     page.warnings = tuple(warnings)
     page.date_line = fm.key_line("publishDate" if data.get("publishDate") else "date")
@@ -232,6 +246,8 @@ def near_miss(key: str, known: list[str]) -> str | None:
     `tag` -> `tags`), or None for a key that is free on purpose."""
     if key in FREE_KEYS_OF_OTHER_TOOLS:
         return None
+    if key.casefold() in HUGO_DATE_ALIASES:
+        return HUGO_DATE_ALIASES[key.casefold()]
     folded = {k.casefold(): k for k in known}
     close = difflib.get_close_matches(key.casefold(), list(folded), n=1, cutoff=0.8)
     return folded[close[0]] if close else None

@@ -14,6 +14,7 @@ import yaml
 from sitegen.confine import ALLOW_HINT, is_link_loop, outside
 from sitegen.content.urls import nfc
 from sitegen.errors import ContentError, SitegenError
+from sitegen.inputlimits import InputLimitError, check_input, decode_utf8, limit_error, located
 from sitegen.yamlload import load_yaml, yaml_error
 
 MARKDOWN_EXTS = (".md", ".markdown")
@@ -162,33 +163,36 @@ def read_text(source: SourceFile, label: str) -> str:
         raise ContentError(f"file is {size / 1048576:.1f} MB; sitegen refuses text files over "
                            f"{MAX_TEXT_BYTES // 1048576} MB", path=f"{label}/{source.rel}",
                            hint="split it into several pages, or move generated data out of the site")
-    raw = read_bytes(source, label)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ContentError(f"invalid UTF-8 byte 0x{raw[exc.start]:02x} at byte offset {exc.start}",
-                           path=f"{label}/{source.rel}", line=line, col=col,
-                           hint="re-save the file as UTF-8") from None
+    return decode_utf8(read_bytes(source, label), f"{label}/{source.rel}")
+
 
 
 def parse_by_extension(text: str, path: str) -> Any:
-    """Parse a data or CV file's text by its extension (`.json`, `.toml`, else YAML 1.2 scalars); errors name
-    `path` (site-relative) with line and column."""
+    """Parse a data or CV file's text by its extension (`.json`, `.toml`, else YAML 1.2 scalars), within the
+    input limits; errors name `path` (site-relative) with line and column."""
     text = text.lstrip("\ufeff")
+    fmt = "json" if path.endswith(".json") else "toml" if path.endswith(".toml") else "yaml"
     try:
-        if path.endswith(".json"):
+        if fmt != "yaml":  # load_yaml checks its own input
+            check_input(text, fmt)
+        if fmt == "json":
             return json.loads(text)
-        if path.endswith(".toml"):
+        if fmt == "toml":
             return tomllib.loads(text)
         return load_yaml(text)
+    except InputLimitError as exc:
+        raise located(exc, path) from None
     except json.JSONDecodeError as exc:
         raise ContentError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, col=exc.colno) from None
     except tomllib.TOMLDecodeError as exc:
         raise ContentError(f"invalid TOML: {exc}", path=path) from None
     except yaml.YAMLError as exc:
         raise yaml_error(exc, ContentError, "YAML", path) from None
+    except (ValueError, TypeError, RecursionError) as exc:
+        limit = limit_error(text, exc)
+        if limit is None:
+            raise ContentError(f"cannot read this {fmt.upper()} file: {exc}", path=path) from None
+        raise located(limit, path) from None
 
 
 def parse_data_file(rel: str, text: str) -> Any:

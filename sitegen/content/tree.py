@@ -119,9 +119,15 @@ def left_out_warnings(tree: ContentTree, pages: list[Page], now: dt.datetime) ->
         key = "publishDate" if page.publish_date else "date"
         written = f"`{key}: {show_date(why.date)}`" if page.date_line or key == "publishDate" else \
             f"the date in its file name ({show_date(why.date)})"
-        what = "section" if page.kind == "section" else "page"
+        what = "this page is left out"
+        if page.kind == "section":
+            # Its pages are still published: the section stays, as a plain list, without its own title and text.
+            section = tree.sections.get(posixpath.dirname(source))
+            url = tree.urls.get(section.page) if section else None
+            what = (f"this section's own title and text are left out; {url} is a plain list of its pages until "
+                    "then") if url else "this section is left out"
         warnings.append(Diagnostic(
-            f"{written} is after the build time ({show_date(now)}): this {what} is left out", path=f"content/{source}",
+            f"{written} is after the build time ({show_date(now)}): {what}", path=f"content/{source}",
             line=page.date_line, col=1 if page.date_line else None,
             hint="build or serve with `--future` (or `build: {future: true}` in sitegen.yaml) to publish it now; "
                  "without it, it appears in the first build after that date"))

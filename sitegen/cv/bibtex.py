@@ -33,6 +33,8 @@ ENTRY_TYPES = frozenset(TYPES) | {"misc", "online", "electronic"}
 """Entry types sitegen knows; any other is reported (usually a typo: `@inprocedings`)."""
 VERBATIM_FIELDS = frozenset({"doi", "url", "eprint", "arxiv", "pdf", "code", "slides"})
 """Identifiers and URLs: braces dropped, never LaTeX-decoded (a `%` or `_` in a URL stays)."""
+MAX_VALUE_CHARS = 100_000
+"""The longest a field or @string value may be once its macros are expanded (`a1 = a0 # a0` doubles)."""
 _FIX_SYNTAX = "check that each field is `name = {value},` and that every `{` has its `}`"
 
 
@@ -173,9 +175,12 @@ def _raw_entry(block: model.Entry, lines: list[str], macros: dict[str, str], whe
             continue
         try:
             fields[field_key] = _resolve(str(field.value), macros)
+            if field_key not in VERBATIM_FIELDS:
+                latex_to_text(fields[field_key])
         except _ValueError as exc:
             problems.append((f"{name}: field `{field_key}`: {exc}", at, exc.hint))
-            fields[field_key] = str(field.value)  # so that later checks do not also call it missing
+            # Plain text, so that later checks neither call it missing nor fail on it again.
+            fields[field_key] = re.sub(r"[\\{}$]", "", str(field.value))[:MAX_VALUE_CHARS]
         positions[field_key] = at
         spelled[field_key] = field.key.strip()
     return RawEntry(kind, key, fields, positions, spelled), problems
@@ -188,7 +193,7 @@ def _resolve(raw: str, macros: dict[str, str]) -> str:
     """A BibTeX value: `{...}`, `"..."`, a number or a macro name, joined by `#`."""
     out: list[str] = []
     value = raw.strip()
-    i, expect_part = 0, True
+    i, expect_part, length = 0, True, 0
     while i < len(value):
         char = value[i]
         if char.isspace():
@@ -216,6 +221,10 @@ def _resolve(raw: str, macros: dict[str, str]) -> str:
                                       f"the value in braces: `{{{token}}}`")
                 token = macros[token.lower()]
             out.append(token)
+        length += len(out[-1])
+        if length > MAX_VALUE_CHARS:
+            raise _ValueError(f"the value expands to more than {MAX_VALUE_CHARS:,} characters",
+                              "check the @string macros it uses: each `#` joins the full text of both sides")
         expect_part = False
     if expect_part and out:
         raise _ValueError("the value ends with `#`")
@@ -254,11 +263,18 @@ def latex_to_text(value: str) -> str:
     """`M{\\"u}ller`, `\\'e`, `{GPU}` -> `Müller`, `é`, `GPU`; whitespace collapsed.
 
     A bare `%` or `&` is text (BibTeX has no comments inside values); values without LaTeX skip pylatexenc.
+    LaTeX that pylatexenc cannot read raises _ValueError.
     """
     if not _NEEDS_LATEX.search(value):
         return " ".join(value.replace("{", "").replace("}", "").split())
     escaped = re.sub(r"(?<!\\)([%&#_])", r"\\\1", value)
-    return " ".join(_decoder().latex_to_text(escaped).replace("\u00a0", " ").split())
+    try:
+        decoded = _decoder().latex_to_text(escaped)
+    except Exception as exc:  # noqa: BLE001 - pylatexenc fails in many ways (IndexError, RecursionError...)
+        raise _ValueError(f"cannot read the LaTeX ({type(exc).__name__}: {exc})",
+                          "check the braces and the commands (`\\verb`, `\\href{url}{text}`), or write plain text"
+                          ) from None
+    return " ".join(decoded.replace("\u00a0", " ").split())
 
 
 def verbatim(value: str) -> str:

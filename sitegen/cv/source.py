@@ -55,6 +55,20 @@ def cv_options(config: SiteConfig) -> CVOptions:
             errors.append(ConfigError(f"`cv.{key}`: unknown key", path=config.path,
                                       hint=f"known keys: {', '.join(sorted(allowed))}"))
     pdf = raw.get("pdf") or {}
+    if not isinstance(pdf, dict):
+        errors.append(ConfigError(f"`cv.pdf`: expected a mapping, got {pdf!r}", path=config.path,
+                                  hint="e.g. pdf: {paper: letter, font_paths: [fonts]}"))
+        pdf = {}
+    names = raw.get("name_variants") or []
+    if not isinstance(names, list):
+        errors.append(ConfigError(f"`cv.name_variants`: expected a list of names, got {names!r}", path=config.path,
+                                  hint="e.g. name_variants: [A. Lin, Lin, A.]"))
+        names = []
+    font_paths = pdf.get("font_paths") or []
+    if not isinstance(font_paths, list):
+        errors.append(ConfigError(f"`cv.pdf.font_paths`: expected a list of folders, got {font_paths!r}",
+                                  path=config.path, hint="e.g. font_paths: [fonts]"))
+        font_paths = []
     paper = str(pdf.get("paper", "a4")).lower()
     if paper not in ("a4", "letter"):
         errors.append(ConfigError(f"`cv.pdf.paper`: {paper!r} is not a4 or letter", path=config.path))
@@ -80,8 +94,8 @@ def cv_options(config: SiteConfig) -> CVOptions:
         bibtex = None
     if errors:
         raise_if_any(errors)
-    return CVOptions(name_variants=[str(n) for n in raw.get("name_variants") or []], paper=paper,
-                     font_paths=[str(p) for p in pdf.get("font_paths") or []],
+    return CVOptions(name_variants=[str(n) for n in names], paper=paper,
+                     font_paths=[str(p) for p in font_paths],
                      variants={str(k): v for k, v in variants.items() if isinstance(v, dict)},
                      bibtex=[PurePosixPath(p).as_posix() for p in bibtex] if bibtex is not None else None,
                      fonts=[f.strip() for f in font])
@@ -184,7 +198,8 @@ def discover_bibtex(site_dir: Path, paths: list[str] | None, config_path: str = 
             errors.append(exc)
             continue
         if not (site_dir / label).is_file():
-            errors.append(ConfigError(f"`cv.bibtex`: `{label}` does not exist", path=config_path,
+            what = "is not a file" if (site_dir / label).exists() else "does not exist"
+            errors.append(ConfigError(f"`cv.bibtex`: `{label}` {what}", path=config_path,
                                       hint="give paths relative to the site folder, e.g. data/papers.bib"))
             continue
         try:

@@ -198,7 +198,8 @@ def validate_cv(data: Any, path: str, lines: dict[str, int]) -> list[SitegenErro
         check.error("basics.name", "the CV has no name",
                     "write yours under `basics:` (`name: Ada Lin`): it heads the CV page and the PDF, and is set "
                     "in bold in author lists")
-    for i, ref in enumerate(data.get("sections") or []):
+    refs = data.get("sections")
+    for i, ref in enumerate(refs if isinstance(refs, list) else []):  # (not a list: reported above)
         name = ref.get("key") if isinstance(ref, dict) else ref
         # `publications` may come from BibTeX files alone (sitegen.cv.publication), so naming it is never wrong.
         if not isinstance(name, str) or name not in data and name not in ("basics", "publications"):

@@ -11,8 +11,9 @@ if TYPE_CHECKING:  # Pygments is imported on the first code block, not by every 
     from pygments.formatters import HtmlFormatter
     from pygments.lexer import Lexer
 
-_OPTS = re.compile(r"\{(.*)\}\s*$")
-_PAIR = re.compile(r"(\w+)\s*=\s*(\[[^\]]*\]|\"[^\"]*\"|'[^']*'|[^\s,]+)")
+_KEY = re.compile(r"(?<!\w)(\w++)\s*+=\s*+")
+_BARE = re.compile(r"[^\s,]++")
+_CLOSERS = {"[": "]", '"': '"', "'": "'"}
 
 
 @lru_cache(maxsize=256)
@@ -30,12 +31,39 @@ def parse_info(info: str) -> tuple[str, dict[str, str]]:
     """Split a fence info string: ```` python {linenos=true hl_lines=[2,3]} ```` -> ("python", {...})."""
     info = info.strip()
     options: dict[str, str] = {}
-    match = _OPTS.search(info)
-    if match:
-        options = {k: v.strip("\"'") for k, v in _PAIR.findall(match.group(1))}
-        info = info[: match.start()].strip()
+    start = info.find("{")
+    if start >= 0 and info.endswith("}"):
+        options = {k: v.strip("\"'") for k, v in _pairs(info[start + 1:-1])}
+        info = info[:start].strip()
     lang = info.split()[0] if info else ""
     return lang, options
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    """`key=value` pairs; a value is `[...]`, `"..."`, `'...'` or runs to the next space or comma.
+
+    Parsed by position so that crafted input stays linear: a closer found missing once is not looked for
+    again (a regex alternation would rescan to the end from every unclosed `[` or quote).
+    """
+    pairs: list[tuple[str, str]] = []
+    missing: dict[str, int] = {}  # closer -> a position after which it does not occur
+    pos = 0
+    while (key := _KEY.search(text, pos)) is not None:
+        at, pos = key.end(), key.end()
+        opener = text[at:at + 1]
+        if opener in _CLOSERS:
+            closer = _CLOSERS[opener]
+            end = -1 if missing.get(closer, len(text)) <= at else text.find(closer, at + 1)
+            if end >= 0:
+                pairs.append((key.group(1), text[at:end + 1]))
+                pos = end + 1
+                continue
+            missing[closer] = at
+        bare = _BARE.match(text, at)
+        if bare:
+            pairs.append((key.group(1), bare.group()))
+            pos = bare.end()
+    return pairs
 
 
 def _hl_lines(spec: str) -> list[int]:

@@ -13,10 +13,27 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
-_OPEN = re.compile(
-    r"""<([A-Za-z][A-Za-z0-9-]*)((?:\s+[^\s>]+(?:=(?:"[^"]*"|'[^']*'|[^\s>]+))?)*?)"""
-    r"""\s+markdown\s*=\s*(?:"(?:1|block)"|'(?:1|block)'|1|block)"""
-    r"""((?:\s+[^\s>]+(?:=(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*>\s*$""")
+_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*+)")
+_ATTR = re.compile(r"""(?<!\s)\s++([^\s>="']++)(?:\s*+=\s*+("[^"]*+"|'[^']*+'|[^\s>"']++))?""")
+"""One attribute; possessive and matched from where the last ended, so a tag line is read in linear time."""
+_ON = ("1", "block")
+
+
+def _open_tag(line: str) -> tuple[str, str, str] | None:
+    """(tag, attributes before, attributes after) of a line holding only `<tag … markdown="1" …>`."""
+    tag = _TAG.match(line)
+    if tag is None:
+        return None
+    pos, marker = tag.end(), None
+    while (attr := _ATTR.match(line, pos)) is not None:
+        value = attr.group(2) or ""
+        value = value[1:-1] if value[:1] in ("'", '"') else value
+        if marker is None and attr.group(1) == "markdown" and value in _ON:
+            marker = attr
+        pos = attr.end()
+    if marker is None or line[pos:].strip() != ">":
+        return None
+    return tag.group(1), line[tag.end():marker.start()], line[marker.end():pos]
 
 
 def _line(state: StateBlock, line: int) -> str:
@@ -27,10 +44,10 @@ def _markdown_html_block(state: StateBlock, start: int, end: int, silent: bool) 
     """An opening tag with `markdown="1"` alone on its line, Markdown lines, and its closing tag alone on a line."""
     if state.sCount[start] - state.blkIndent >= 4:
         return False
-    match = _OPEN.match(_line(state, start))
+    match = _open_tag(_line(state, start))
     if not match:
         return False
-    tag = match.group(1).lower()
+    tag = match[0].lower()
     opens, closes = re.compile(rf"<{tag}[\s>]", re.I), re.compile(rf"</{tag}\s*>", re.I)
     depth, close = 1, start
     while depth > 0:
@@ -44,7 +61,7 @@ def _markdown_html_block(state: StateBlock, start: int, end: int, silent: bool) 
     if silent:
         return True
     token = state.push("html_block", "", 0)
-    token.content = f"<{match.group(1)}{match.group(2)}{match.group(3)}>\n"
+    token.content = f"<{match[0]}{match[1]}{match[2]}>\n"
     token.map = [start, start + 1]
     old_parent, old_max = state.parentType, state.lineMax
     state.parentType, state.lineMax = "markdown_html", close  # type: ignore[assignment]

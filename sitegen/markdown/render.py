@@ -195,7 +195,8 @@ def close_open_tags(fragment: str) -> str:
     return fragment + "".join(f"</{tag}>" for tag in reversed(parser.stack))
 
 
-_HEADING_ATTRS = re.compile(r"\s*\{((?:\s*[#.][\w:-]+)+)\s*\}\s*$", re.UNICODE)
+_HEADING_ATTRS = re.compile(r"(?<!\s)(?:\s*+[#.][\w:-]++)+\s*+")
+r"""The inside of a trailing `{#id .class}`; possessive, and never started inside a run of spaces: linear."""
 
 
 def _heading_attrs(heading: Token, inline: Token) -> None:
@@ -203,12 +204,14 @@ def _heading_attrs(heading: Token, inline: Token) -> None:
     children = inline.children or []
     if not children or children[-1].type != "text":
         return
-    match = _HEADING_ATTRS.search(children[-1].content)
-    if not match:
+    # Found by position, not by searching a pattern from every `{` (quadratic on `{#a {#a {#a …`).
+    text = children[-1].content.rstrip()
+    start = text.rfind("{")
+    if not text.endswith("}") or start < 0 or not _HEADING_ATTRS.fullmatch(text, start + 1, len(text) - 1):
         return
-    children[-1].content = children[-1].content[: match.start()]
+    children[-1].content = text[:start].rstrip()
     classes = []
-    for part in match.group(1).split():
+    for part in text[start + 1:-1].split():
         if part.startswith("#"):
             heading.attrSet("id", part[1:])
         else:

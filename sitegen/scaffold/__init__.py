@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import importlib.metadata
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import sitegen
 from sitegen.content.dates import build_time
-from sitegen.errors import SitegenError
+from sitegen.errors import Diagnostic, SitegenError
 from sitegen.theme import theme_dirs
 
 SKELETON = Path(__file__).parent / "site"
@@ -34,6 +37,42 @@ class NewSite:
 def default_requirement() -> str:
     """The distribution and version that is running, pinned: what a deploy must install to build the same."""
     return f"{sitegen.DISTRIBUTION}=={sitegen.__version__}"
+
+
+def install_origin() -> dict[str, Any] | None:
+    """Where the running sitegen was installed from when not from a package index: the PEP 610
+    `direct_url.json` of its distribution (`{"url": "file:///src/sitegen", "dir_info": {"editable": true}}`,
+    or a `vcs_info` for `pip install git+...`); None for an install from PyPI (or when unknown)."""
+    try:
+        text = importlib.metadata.distribution(sitegen.DISTRIBUTION).read_text("direct_url.json")
+        origin = json.loads(text) if text else None
+    except (importlib.metadata.PackageNotFoundError, ValueError, OSError):
+        return None
+    return origin if isinstance(origin, dict) and isinstance(origin.get("url"), str) else None
+
+
+def requirement_warning(origin: dict[str, Any] | None, requirements: Path) -> Diagnostic | None:
+    """A word for `sitegen new` when the default pin may not be installable: this sitegen came from a clone,
+    a path or a VCS URL, so `sitegen-cv==VERSION` from PyPI may not exist (an unreleased version, a fork)."""
+    pin = default_requirement()
+    try:
+        lines = requirements.read_text("utf-8").splitlines()
+    except OSError:
+        return None
+    if origin is None or pin not in (line.strip() for line in lines):
+        return None  # from PyPI, or a requirements.txt of the author's own (kept by --force)
+    url = origin["url"]
+    vcs = origin.get("vcs_info")
+    if isinstance(vcs, dict) and isinstance(vcs.get("vcs"), str) and isinstance(vcs.get("commit_id"), str):
+        example = f"{sitegen.DISTRIBUTION} @ {vcs['vcs']}+{url}@{vcs['commit_id']}"
+    else:
+        example = f"{sitegen.DISTRIBUTION} @ git+https://github.com/you/sitegen@main"
+    return Diagnostic(
+        f"this sitegen was installed from {url}, not from PyPI, but the new site's deploys (GitHub Actions, "
+        f"Netlify) install `{pin}` from PyPI: they fail if that version is not published there",
+        path=str(requirements), line=[line.strip() for line in lines].index(pin) + 1,
+        hint=f"if so, replace that line with one your deploys can install, e.g. `{example}` "
+             "(`sitegen new --requirement SPEC` writes it for you)")
 
 
 def check_requirement(spec: str) -> str:
@@ -126,6 +165,8 @@ def new_content(site_dir: Path, kind: str, rel: str, *, theme: str = "default",
     if kind not in KINDS:
         raise SitegenError(f"unknown kind `{kind}`", hint=f"use one of: {', '.join(KINDS)}")
     rel = rel.removeprefix("content/")
+    if kind == "post" and "/" not in rel:
+        rel = f"posts/{rel}"  # a post named without a folder belongs to the blog, not to the site's top
     if not rel.endswith(".md"):
         rel += ".md"
     if rel.startswith("/") or ".." in rel.split("/"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,8 +68,13 @@ class ServeSession:
             started = time.perf_counter()
             try:
                 result = self._build(changes)
-            except SitegenError as exc:
-                message = exc.format()
+            except Exception as exc:  # noqa: BLE001 - no failure may end the server or its watcher
+                # A SitegenError is the author's to fix; anything else is a sitegen bug, shown the same way
+                # (with its traceback) so that the next save still rebuilds.
+                message = exc.format() if isinstance(exc, SitegenError) else (
+                    f"sitegen failed: {type(exc).__name__}: {exc}\n"
+                    "  hint: this is a bug in sitegen; the previous build is still served, and saving again "
+                    "rebuilds\n" + "".join(traceback.format_exception(exc)))
                 self.last = RebuildStats(time.perf_counter() - started, 0, False)
                 self.say(message)
                 self.hub.failed(message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,7 +51,7 @@ def watch_in_thread(paths: list[Path], flt: SourceFilter, on_change: Callable[[s
     """
     ready = threading.Event()
 
-    def run() -> None:
+    def watch() -> None:
         existing = [str(p) for p in paths if p.exists()]
         for changes in watchfiles.watch(*existing, watch_filter=flt, stop_event=stop, step=step_ms,
                                         debounce=1600, raise_interrupt=False, yield_on_timeout=True,
@@ -59,7 +60,20 @@ def watch_in_thread(paths: list[Path], flt: SourceFilter, on_change: Callable[[s
             if stop.is_set():
                 return
             if changes:
-                on_change({Path(p) for _, p in changes})
+                try:
+                    on_change({Path(p) for _, p in changes})
+                except Exception:  # noqa: BLE001 - a failed rebuild must not stop the watching
+                    traceback.print_exc()
+
+    def run() -> None:
+        # Nothing ends the watcher but `stop`: if watching itself fails (a watched folder vanished), it
+        # starts again on what exists.
+        while not stop.is_set():
+            try:
+                watch()
+            except Exception:  # noqa: BLE001
+                traceback.print_exc()
+            stop.wait(0.5)
 
     thread = threading.Thread(target=run, daemon=True, name="sitegen-watch")
     thread.start()

@@ -133,3 +133,13 @@ def test_pdf_bytes_do_not_depend_on_system_fonts(tmp_path: Path) -> None:
         assert proc.stdout.split()[0] == "0", "system fonts were still visible"
     for name in names:
         assert (tmp_path / name.replace("/", "_")).read_bytes() == here[name], name
+
+
+def test_an_emoji_the_bundled_fonts_lack_is_a_warning_with_its_line(make_site: MakeSite) -> None:
+    # System fonts are ignored, so an emoji no bundled font has prints as an empty box in the PDF: say so.
+    site = make_site({"data/cv.yaml": "basics:\n  name: Ada Lin\n  summary: \"Won 🏆, then 🎉 and 🎉 again\"\n"},
+                     layouts=False)
+    messages = [w.format() for w in build(site).warnings]
+    assert len(messages) == 1, messages  # 🏆 is in a bundled font; 🎉 is named once, where it first is
+    assert messages[0].startswith("warning: data/cv.yaml:3:25: 🎉 (U+1F389) has no glyph in the fonts of the CV PDF")
+    assert "font_paths" in messages[0]

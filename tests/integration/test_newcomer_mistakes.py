@@ -39,8 +39,11 @@ def test_a_future_dated_page_or_section_left_out_is_named_with_its_date(make_sit
     assert ("content/posts/soon.md:3:1: `date: 2031-05-01` is after the build time (2030-01-01): this page is "
             "left out") in messages
     assert "--future" in messages
+    # The section's own page is left out, not the section: its pages are published, under a plain list.
     assert ("content/talks/_index.md:3:1: `publishDate: 2031-01-01T09:30:00+02:00` is after the build time "
-            "(2030-01-01): this section is left out") in messages
+            "(2030-01-01): this section's own title and text are left out; /talks/ is a plain list of its "
+            "pages until then") in messages
+    assert "talks/t/index.html" in result.files and "talks/index.html" in result.files
     assert "content/posts/2032-01-01-named.md: the date in its file name (2032-01-01)" in messages
     assert "wip.md" not in messages and "now.md" not in messages  # drafts are left out on purpose
     assert "posts/soon/index.html" not in result.files

@@ -140,6 +140,29 @@ def test_dangerous_output_folders_are_refused(make_site: MakeSite, target: str,
     assert tree_digest(site.parent) == before
 
 
+def test_sitegen_own_folders_are_refused_as_output(make_site: MakeSite, capsys: pytest.CaptureFixture[str]) -> None:
+    import sitegen
+
+    site = make_site(PAGES)
+    theme = Path(sitegen.__file__).resolve().parent.parent / "themes/default"
+    for target in (theme, theme / "static", Path(sitegen.__file__).resolve().parent):
+        assert main(["build", "--source", str(site), "--output", str(target), "--clean-output"]) == 1
+        assert "sitegen's own files" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("target", ["/usr", "/etc", "/tmp", "/var", "/home", "HOME-PARENT"])
+def test_system_folders_and_the_home_folders_parent_are_refused(tmp_path: Path, target: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # check_output_dir only: on code without the rule, a test build into /usr would be a disaster.
+    from sitegen.writer import check_output_dir
+
+    monkeypatch.setenv("HOME", str(tmp_path / "people/me"))
+    (tmp_path / "site").mkdir()
+    out = tmp_path / "people" if target == "HOME-PARENT" else Path(target)
+    with pytest.raises(OutputError, match="system folder|holds your home folder"):
+        check_output_dir(out, tmp_path / "site")
+
+
 def test_a_pages_checkout_is_a_fine_output_and_its_git_is_never_touched(make_site: MakeSite,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     site = make_site(PAGES)
@@ -225,6 +248,40 @@ def test_a_source_folder_linked_out_of_the_site_is_refused(make_site: MakeSite, 
     (site / "content").symlink_to(outside, target_is_directory=True)
     assert main(["build", "--source", str(site), "-q"]) == 1
     assert "content/: a symbolic link to outside the site" in capsys.readouterr().err
+
+
+def test_a_theme_linked_out_of_the_site_is_refused(make_site: MakeSite, outside: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    (outside / "layouts").mkdir()
+    (outside / "layouts/page.html").write_text("SECRET-THEME")
+    (outside / "static").mkdir()
+    (outside / "static/secret.txt").write_text("SECRET-FILE")
+    site = make_site({**PAGES, "sitegen.yaml": "title: T\ntheme: t\n"}, layouts=False)
+    (site / "themes").mkdir()
+    (site / "themes/t").symlink_to(outside, target_is_directory=True)
+    assert main(["build", "--source", str(site), "-q"]) == 1
+    assert "a symbolic link to outside the site" in capsys.readouterr().err
+    assert not (site / "public").exists()
+
+
+def test_the_external_link_cache_is_not_written_through_a_link(tmp_path: Path, outside: Path) -> None:
+    from sitegen.check.external import check_external
+
+    cache = tmp_path / "site/.sitegen-cache/external-links.json"
+    cache.parent.mkdir(parents=True)
+    cache.with_suffix(".tmp").symlink_to(outside / "precious.txt")
+    check_external([], cache)
+    assert json.loads(cache.read_text()) == {}
+
+
+def test_sitegen_cv_never_writes_its_default_file_through_a_link(tmp_path: Path, outside: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    (tmp_path / "cv.pdf").symlink_to(outside / "precious.txt")
+    assert main(["cv", "--source", str(tmp_path)]) == 1
+    assert "cv.pdf is a link" in capsys.readouterr().err
 
 
 def test_new_never_writes_through_a_link(tmp_path: Path, outside: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -372,6 +429,28 @@ def test_a_build_removes_the_staging_folders_of_killed_builds_of_its_output(make
     assert main(["build", "--source", str(site), "-q"]) == 0
     assert not stale.exists()
     assert other_output.is_dir() and not_ours.is_dir()
+
+
+def test_an_output_on_its_own_file_system_is_staged_inside_it(make_site: MakeSite,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # A container's volume mounted as the output: a rename from beside it would cross file systems (EXDEV).
+    site = make_site(PAGES)
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    import sitegen.writer
+
+    monkeypatch.setattr(sitegen.writer, "same_device", lambda a, b: False)
+    real_replace = os.replace
+
+    def replace(src: str | Path, dst: str | Path) -> None:
+        if Path(dst).is_relative_to(site / "public"):
+            assert Path(src).is_relative_to(site / "public"), f"{src} -> {dst} crosses file systems"
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    (site / "content/c.md").write_text("---\ntitle: C\n---\n")
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    assert (site / "public/c/index.html").is_file()
+    assert not [p for p in (site / "public").iterdir() if "staging" in p.name]
 
 
 # Finding 11: static dotfiles are published; only git, Finder and editor leftovers are not.

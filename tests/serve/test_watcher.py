@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+from sitegen.build import BuildResult
 from tests.serve.conftest import Running
 
 Serve = Callable[..., Running]
@@ -40,3 +42,58 @@ def test_output_cache_dotfiles_and_editor_temp_files_never_trigger_a_rebuild(ser
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("x")
     assert settled(run) == (builds, events)
+
+
+def test_deleting_renaming_and_replacing_files_by_folders_never_stops_the_watcher(serve: Serve) -> None:
+    run = serve()
+    posts = run.site / "content/posts"
+    home = run.site / "content/_index.md"
+
+    def edit_rebuilds(text: str) -> None:
+        builds = run.session.builds
+        home.write_text(f"---\ntitle: Home\n---\n{text}\n")
+        run.wait_for_build(builds)
+        assert text.encode() in run.session.state.snapshot.files["index.html"]
+
+    def change(action: Callable[[], None]) -> None:
+        builds = run.session.builds
+        action()
+        run.wait_for_build(builds)
+
+    change(lambda: (posts / "first.md").unlink())  # a page deleted: FileNotFoundError killed the watcher
+    edit_rebuilds("after a delete")
+    change(lambda: os.replace(posts / "论文笔记.md", posts / "renamed.md"))
+    edit_rebuilds("after a rename")
+    change(lambda: (posts / "new/deep").mkdir(parents=True))
+    change(lambda: (posts / "new/deep/x.md").write_text("---\ntitle: X\n---\nX\n"))
+    edit_rebuilds("after new folders")
+    (posts / "renamed.md").unlink()
+    (posts / "renamed.md").mkdir()
+    change(lambda: (posts / "renamed.md/inner.md").write_text("---\ntitle: Inner\n---\nI\n"))
+    edit_rebuilds("after a file became a folder")
+    assert "posts/renamed.md/inner/index.html" in run.session.state.snapshot.files
+
+
+def test_an_unexpected_exception_in_a_rebuild_is_shown_and_the_next_save_rebuilds(serve: Serve) -> None:
+    run = serve()
+    real = run.session._build
+    calls = []
+
+    def failing_once(changes: set[Path] | None) -> BuildResult:
+        calls.append(changes)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        return real(changes)
+
+    run.session._build = failing_once  # type: ignore[method-assign]
+    home = run.site / "content/_index.md"
+    builds = run.session.builds
+    home.write_text("---\ntitle: Home\n---\nFirst save.\n")
+    run.wait_for_build(builds)
+    assert "RuntimeError: boom" in (run.session.hub.error or "")
+    home.write_text("---\ntitle: Home\n---\nSecond save.\n")
+    deadline = time.monotonic() + 10
+    while run.session.builds == builds and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert b"Second save." in run.session.state.snapshot.files["index.html"]
+    assert not run.session.hub.error

@@ -24,7 +24,7 @@ def test_a_misspelt_key_gets_a_did_you_mean_with_its_line() -> None:
 
 
 @pytest.mark.parametrize(("key", "meant"), [("tittle", "title"), ("titel", "title"), ("dat", "date"),
-                                            ("tag", "tags"), ("catagories", "categories"), ("summery", "summary"),
+                                            ("tagss", "tags"), ("catagories", "categories"), ("summery", "summary"),
                                             ("publishdate", "publishDate"), ("Draft", "draft"),
                                             ("descripton", "description"), ("serach", "search")])
 def test_near_misses(key: str, meant: str) -> None:
@@ -57,3 +57,24 @@ def test_a_date_in_words_is_an_error_showing_the_text_as_written() -> None:
     assert "T23" not in str(info.value)
     with pytest.raises(DateParseError, match=r"^'someday' is not a valid date$"):
         parse_date("someday")
+
+
+def test_jekyll_singular_category_and_tag_are_read_not_dropped() -> None:
+    # Jekyll reads `category:` and `tag:` as its categories and tags; a Jekyll post's category must not vanish
+    # without a word (it was a free key, silently), nor be called a typo.
+    page = parse_page("posts/x.md", "---\ntitle: T\ncategory: notes\ntag: [python, web]\n---\n", CONFIG)
+    assert page.taxonomies == {"categories": ["notes"], "tags": ["python", "web"]}
+    assert page.warnings == () and "category" not in page.params and "tag" not in page.params
+    both = parse_page("posts/x.md", "---\ntitle: T\ncategories: [a]\ncategory: b\n---\n", CONFIG)
+    assert both.taxonomies["categories"] == ["a", "b"]  # as Jekyll, which adds the two
+    comma = [w.format() for w in parse_page("posts/x.md", "---\ntag: hello, world\n---\n", CONFIG).warnings]
+    assert comma == ["warning: posts/x.md:2:1: `tag: hello, world` is one text, not a list: read as 2 tags "
+                     "(hello, world)\n  hint: write a list: `tags: [hello, world]`"]
+
+
+@pytest.mark.parametrize(("key", "meant"), [("unpublishdate", "expiryDate"), ("pubdate", "publishDate"),
+                                            ("modified", "lastmod")])
+def test_hugo_date_aliases_are_pointed_at_the_key_they_mean(key: str, meant: str) -> None:
+    # Hugo's `unpublishdate` is its expiry date: "did you mean publishDate" would have the author publish the page
+    # on the day it was meant to go away.
+    assert f"did you mean `{meant}`?" in "".join(warnings_of(f"---\n{key}: 2030-01-01\n---\n"))
