@@ -24,6 +24,7 @@ from sitegen.content.gitinfo import apply_git_lastmod
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
 from sitegen.content.tree import ContentTree, left_out_warnings
+from sitegen.content.urls import output_path_for
 from sitegen.cv.glyphs import cv_glyph_warnings
 from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
@@ -34,8 +35,9 @@ from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, config_key, key_of, site_inputs_key
 from sitegen.outputs import generate_outputs
+from sitegen.owners import OutputOwners
 from sitegen.parallel import render_many
-from sitegen.plan import SitePlan, plan_site
+from sitegen.plan import SitePlan, plan_site, source_label
 from sitegen.render_pages import PageRendering, render_pages
 from sitegen.result import BuildResult, RebuildBasis
 from sitegen.theme import theme_dirs
@@ -96,9 +98,14 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
-    files.update(cv_files(plan.cv, options_cv, plan.build_date, memo))
+    cv_outputs = cv_files(plan.cv, options_cv, plan.build_date, memo)
+    files.update(cv_outputs)
     basis = RebuildBasis(rendering, sources.pages, dict(files))
-    files.update(generate_outputs(state, site_dir, themes, files, memo))
+    made_by: dict[str, str] = {}
+    generated = generate_outputs(state, site_dir, themes, files, memo, made_by)
+    files.update(generated)
+    # Every output path has one owner: a second claim is an error naming both, before anything is written.
+    raise_if_any(_output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by).check())
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
     memo.finish()
@@ -106,6 +113,43 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
                        pages=len(page_files), seconds=time.perf_counter() - started, sources=origins,
                        state=state, basis=basis)
+
+
+def _output_owners(site_dir: Path, sources: Sources, plan: SitePlan, pages: dict[str, bytes],
+                   cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str]
+                   ) -> OutputOwners:
+    """Claim every output path for its source, in the order the files were made."""
+    owners = OutputOwners()
+    for f in sources.static:
+        owners.claim([f.rel], _site_relative(f.path, site_dir) or f"the theme's static/{f.rel}")
+    owners.claim(plan.tree.resources.values(), {out: f"content/{rel}" for rel, out in plan.tree.resources.items()})
+    by_output = {output_path_for(url): source_label(source) for source, url in plan.tree.urls.items()}
+    owners.claim(pages, {path: _page_owner(path, by_output) for path in pages})
+    owners.claim(cv_outputs, {path: doc.source.path for doc in plan.cv.documents
+                              for path in (doc.pdf_path, doc.json_path)})
+    aliases = {output_path_for(alias): f"{source_label(source)} (alias {alias})"
+               for source, page in plan.tree.pages.items() for alias in page.aliases}
+    generated_by = {path: f"the generated {made_by.get(path, 'output')} file" for path in generated}
+    owners.claim(generated, {**generated_by, **{p: aliases[p] for p in generated if p in aliases}})
+    return owners
+
+
+def _page_owner(path: str, by_output: dict[str, str]) -> str:
+    """The source of a rendered page file; page N of a list belongs to the list's source."""
+    if path in by_output:
+        return by_output[path]
+    head, sep, tail = path.rpartition("page/")
+    number = tail.removesuffix("/index.html")
+    if sep and number.isdigit() and (head + "index.html") in by_output:
+        return f"{by_output[head + 'index.html']} (page {number})"
+    return "a generated page"
+
+
+def _site_relative(path: Path, site_dir: Path) -> str | None:
+    try:
+        return path.relative_to(site_dir).as_posix()
+    except ValueError:
+        return None
 
 
 def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:

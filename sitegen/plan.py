@@ -120,13 +120,15 @@ def url_collisions(urls: Mapping[str, str], generated: set[str]) -> list[Sitegen
             claimed[out] = source
         elif source not in generated:
             errors.append(ContentError(
-                f"two pages write the same output `{output_path_for(urls[source])}`: {_label(other)} and "
-                f"{_label(source)}", path=_label(source), hint="give one of them another `slug` or `url`"))
+                f"two pages write the same output `{output_path_for(urls[source])}`: {source_label(other)} and "
+                f"{source_label(source)}", path=source_label(source), hint="give one of them another `slug` or `url`"))
     return errors
 
 
-def _label(source: str) -> str:
-    return source if source.startswith("_") else f"content/{source}"
+def source_label(source: str) -> str:
+    """How messages name a page's source: `content/x.md`, or the key of a generated page (`_special/404`)."""
+    generated = source.startswith("_") and not source.endswith((".md", ".markdown"))  # `_index.md` is content
+    return source if generated else f"content/{source}"
 
 
 def _with_pages(tree: ContentTree, pages: Mapping[str, Page], urls: Mapping[str, str]) -> ContentTree:

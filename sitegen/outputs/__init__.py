@@ -25,8 +25,10 @@ def content_key(state: SiteState, memo: BuildMemo) -> str:
 
 
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
-                     files: dict[str, bytes], memo: BuildMemo | None = None) -> dict[str, bytes]:
-    """Run every generator in order; later generators see earlier ones' files.
+                     files: dict[str, bytes], memo: BuildMemo | None = None,
+                     made_by: dict[str, str] | None = None) -> dict[str, bytes]:
+    """Run every generator in order; later generators see earlier ones' files. `made_by`, when given, is
+    filled with output path -> the generator's name (`feeds`, `sitemap`, `aliases`, `search`), for messages.
 
     A generator that reads only metadata is reused from the memo while every page's metadata and the names of
     the files produced so far are unchanged; feeds and search memoize their entries by page content.
@@ -44,6 +46,8 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
             out = pickle.loads(memo.blob(f"gen:{name}:{meta_key}:{names}",  # noqa: S301 - our own memo
                                          functools.partial(_pickled, generator, ctx)))
         produced.update(out)
+        if made_by is not None:
+            made_by.update(dict.fromkeys(out, generator.__module__.rsplit(".", 1)[-1]))
         ctx.files.update(out)
     return produced
 
