@@ -11,7 +11,8 @@ import functools
 import struct
 from pathlib import Path
 
-from sitegen.errors import Diagnostic
+from sitegen.cv.pdf import font_setup
+from sitegen.errors import Diagnostic, SitegenError
 
 FIRST_CHECKED = 0x1F000
 
@@ -86,9 +87,6 @@ def missing_glyph_warnings(label: str, text: str, files: tuple[str, ...]) -> lis
 def cv_glyph_warnings(site_dir: Path, labels: list[str], fonts: list[str], font_paths: list[str]) -> list[Diagnostic]:
     """The missing-glyph warnings of every CV file (`data/cv.yaml`, ...), for the fonts the PDF is set in; none
     when a font of the system's is used too (it may have them)."""
-    from sitegen.cv.pdf import font_setup
-    from sitegen.errors import SitegenError
-
     try:
         paths, system = font_setup(fonts, font_paths)
     except SitegenError:
