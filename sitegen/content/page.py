@@ -19,7 +19,8 @@ KNOWN_KEYS = frozenset({
     "aliases", "categories", "tags", "layout", "weight", "hiddenFromHomePage", "hidden", "toc", "math", "lang",
     "images", "type",
 })
-_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
+_HEADING = re.compile(r"^#{1,6}[ \t]++(.+)$", re.M)
+"""An ATX heading line; its closing `#`s are stripped after (a lazy `(.+?)[ \t#]*$` is quadratic on `# # # …`)."""
 _LAYOUT = re.compile(r"^[\w][\w.-]*(/[\w][\w.-]*)*$", re.UNICODE)
 
 
@@ -135,7 +136,9 @@ def parse_page(source: str, text: str, config: SiteConfig) -> Page:
     title = data.get("title")
     if title is None:
         heading = _HEADING.search(fm.body)
-        title = heading.group(1).strip() if heading else (from_name[1] if from_name else page.stem)
+        text = heading.group(1) if heading else ""
+        text = text[:max(1, len(text.rstrip(" \t#")))]
+        title = text.strip() if heading else (from_name[1] if from_name else page.stem)
         if kind != "page" and not heading:
             title = posixpath.basename(posixpath.dirname(source)) if kind == "section" else config.title
     elif not isinstance(title, str | int | float) or isinstance(title, bool):
