@@ -181,7 +181,7 @@ def main() -> int:
     args = parser.parse_args()
     func = TARGETS[args.target]
     tried = 0
-    slowest = 0.0
+    slowest, slowest_input = 0.0, ""
     crashes: list[tuple[str, str]] = []
     hangs: list[tuple[str, float]] = []
 
@@ -189,7 +189,7 @@ def main() -> int:
               suppress_health_check=list(HealthCheck))
     @given(STRATEGIES.get(args.target, text))
     def run(value: Any) -> None:
-        nonlocal tried, slowest
+        nonlocal tried, slowest, slowest_input
         tried += 1
         # A true hang (no return at all) dumps the stack and ends the run instead of blocking it.
         faulthandler.dump_traceback_later(max(30.0, args.hang * 10), exit=True)
@@ -203,7 +203,8 @@ def main() -> int:
         finally:
             faulthandler.cancel_dump_traceback_later()
             took = time.perf_counter() - start
-            slowest = max(slowest, took)
+            if took > slowest:
+                slowest, slowest_input = took, repr(value)[:500]
             if took > args.hang:
                 hangs.append((repr(value)[:500], took))
 
@@ -212,6 +213,7 @@ def main() -> int:
         run()
     print(f"target={args.target} minutes={args.minutes:g} examples={tried} crashes={len(crashes)} "
           f"hangs={len(hangs)} slowest={slowest:.3f}s")
+    print(f"  slowest input: {slowest_input}")
     for value, error in crashes[:10]:
         print(f"  CRASH {error}\n    input: {value}")
     for value, took in hangs[:10]:

@@ -102,7 +102,10 @@ class _Validator:
         line = self.lines.get(where)
         probe = where
         while line is None and probe:
-            probe = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", probe)
+            parent = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", probe)
+            if parent == probe:  # a top-level key, or one holding `[`: no parent to try (this looped forever)
+                break
+            probe = parent
             line = self.lines.get(probe)
         self.errors.append(ContentError(f"{where}: {message}", path=self.file, line=line, hint=hint))
 

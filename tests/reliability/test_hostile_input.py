@@ -137,6 +137,20 @@ def test_latex_pylatexenc_cannot_read_is_a_located_error(latex: str) -> None:
         "data/p.bib:2:3: entry `k`: field `title`: cannot read the LaTeX"[:60]]
 
 
+def test_a_json_cv_that_yaml_cannot_read_reports_its_errors_instead_of_looping() -> None:
+    # Found by bench/fuzz.py: a key over 1,024 characters is JSON but not YAML, so no key has a line, and
+    # looking up a line for an error went up the key path forever.
+    proc = run_isolated("""
+        from sitegen.cv.source import parse_cv_text
+        from sitegen.cv.validate import key_lines, validate_cv
+        text = '{"basics": {"name": "A"}, "' + 'k' * 1100 + '": 1}'
+        print([e.message.split(": ")[-1][:20] for e in validate_cv(parse_cv_text(text, "data/cv.json"), "data/cv.json",
+                                                     key_lines(text))])
+        """, timeout=30)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "unknown section" in proc.stdout, proc.stdout
+
+
 # Inputs that took seconds to minutes before (exponential or quadratic regexes); together they must finish
 # well inside the timeout. Each line prints its own time, so a failure names the slow one.
 REGEX_FOOD = """
