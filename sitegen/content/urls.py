@@ -111,3 +111,10 @@ def join_url(base_path: str, path: str) -> str:
 def encode_href(path: str) -> str:
     """Percent-encode a site path for an href, leaving existing escapes alone."""
     return quote(path, safe="/#?&=%:@!$'()*+,;~-._")
+
+
+def is_site_path(value: str) -> bool:
+    """A path on this site (`/papers/x.pdf`): not `//host`, and not `/\\host` or a tab or newline that browsers
+    turn into `//host` (they read a backslash as a slash and drop tabs and newlines from URLs)."""
+    return (value.startswith("/") and value[1:2] not in ("/", "\\")
+            and not any(c == "\\" or ord(c) < 32 or c == "\x7f" for c in value))

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from sitegen.content.urls import is_site_path
 from sitegen.cv.schema import (
     BOOLEAN,
     DATE,
@@ -84,7 +85,7 @@ def normalize_url(value: str) -> str:
 
 def valid_url(value: str) -> bool:
     """http(s) URLs with a host, bare host names, mailto: links, site paths starting with `/`, or empty."""
-    if value == "" or (value.startswith("/") and not value.startswith("//")) or _BARE_HOST.match(value):
+    if value == "" or is_site_path(value) or _BARE_HOST.match(value):
         return True
     parts = urlsplit(value)
     if parts.scheme in ("http", "https"):

@@ -235,3 +235,58 @@ def test_a_page_with_crafted_attributes_builds(make_site: MakeSite) -> None:
     site = make_site({"content/a.md": "---\ntitle: A\n---\n<div " + "a=a " * 30 + "\nx\n\n## B {#b .c}\n"})
     result = build(site)
     assert b'<h2 id="b" class="c">B</h2>' in result.files["a/index.html"]
+
+
+def build_errors(site: Path) -> str:
+    """The formatted errors of a build that must fail."""
+    with pytest.raises(SitegenError) as info:
+        build(site)
+    return info.value.format()
+
+
+@pytest.mark.parametrize("first, second", [("data/x.yaml", "data/x/y.yaml"), ("data/x.json", "data/x.yaml")])
+def test_a_data_file_beside_a_folder_or_file_of_the_same_name_is_an_error_naming_both(
+        make_site: MakeSite, first: str, second: str) -> None:
+    site = make_site({first: '{"a": 1}\n', second: '{"b": 2}\n', "data/x/z.yaml": "c: 3\n"} if "/x/" in second else
+                     {first: '{"a": 1}\n', second: '{"b": 2}\n'})
+    message = build_errors(site)
+    assert "both define `data.x`" in message and first in message, message
+    assert (("the folder `data/x/`" in message) if "/x/" in second else (second in message)), message
+    assert message.count("both define") == 1, message
+
+
+@pytest.mark.parametrize("url", ["/\\evil.example", "/\t/evil.example", "//evil.example"])
+def test_a_cv_url_that_browsers_read_as_another_host_is_refused(make_site: MakeSite, url: str) -> None:
+    site = make_site({"data/cv.yaml": f"basics:\n  name: A\n  url: {json.dumps(url)}\n"})
+    assert "data/cv.yaml:3: basics.url" in build_errors(site)
+
+
+def test_a_site_path_in_the_cv_is_still_a_link(make_site: MakeSite) -> None:
+    site = make_site({"data/cv.yaml": "basics:\n  name: A\n  url: /about/\n"})
+    build(site)
+
+
+@pytest.mark.parametrize("config, expected", [
+    ("cv: {pdf: 5}", "sitegen.yaml: `cv.pdf`: expected a mapping, got 5"),
+    ("cv: {name_variants: 5}", "sitegen.yaml: `cv.name_variants`: expected a list of names, got 5"),
+    ("cv: {pdf: {font_paths: 5}}", "sitegen.yaml: `cv.pdf.font_paths`: expected a list of folders, got 5"),
+])
+def test_wrong_types_in_the_cv_config_are_messages(make_site: MakeSite, config: str, expected: str) -> None:
+    site = make_site({"sitegen.yaml": f"title: T\nbase_url: https://example.org/\n{config}\n",
+                      "data/cv.yaml": "basics: {name: A}\n"})
+    assert expected in build_errors(site)
+
+
+def test_sections_that_are_not_a_list_are_a_message(make_site: MakeSite) -> None:
+    site = make_site({"data/cv.yaml": "basics: {name: A}\nsections: 5\n"})
+    assert "data/cv.yaml:2: sections: expected a list, got int 5" in build_errors(site)
+
+
+@pytest.mark.parametrize("rel", ["content/a.md", "data/x.yaml", "data/cv.yaml", "sitegen.yaml"])
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32"])
+def test_a_utf16_or_utf32_file_is_named_as_such(make_site: MakeSite, rel: str, encoding: str) -> None:
+    text = "title: T\nbase_url: https://example.org/\n" if rel == "sitegen.yaml" else "---\ntitle: A\n---\nx\n" \
+        if rel.endswith(".md") else "basics: {name: A}\n"
+    site = make_site({rel: text.encode(encoding)})
+    message = build_errors(site)
+    assert f"{rel}:1:1: the file is saved as {encoding[:6].upper()}; sitegen reads UTF-8" in message, message
