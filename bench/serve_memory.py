@@ -43,6 +43,8 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--top", type=int, default=12)
+    parser.add_argument("--mode", choices=("body", "front", "mixed"), default="mixed",
+                        help="edit the body only (quick rebuilds), the front matter (full builds), or alternate")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
@@ -53,7 +55,7 @@ def main() -> int:
         page = site / "content/posts/p0001.md"
 
         def save(n: int) -> None:
-            if n % 2:
+            if args.mode == "body" or (args.mode == "mixed" and n % 2):
                 page.write_text(f"---\ntitle: Post 1\ndate: 2024-01-02\ntags: [t1]\n---\nEdit {n}.\n")
             else:
                 page.write_text(f"---\ntitle: Post 1 v{n}\ndate: 2024-01-02\ntags: [t1]\n---\nEdit {n}.\n")
