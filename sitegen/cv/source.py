@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from sitegen.config import SiteConfig
-from sitegen.content.sources import SourceFile, decode_utf8, read_text
+from sitegen.content.sources import SourceFile, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
 from sitegen.errors import ConfigError, ContentError, SitegenError
@@ -136,7 +136,7 @@ def parse_cv_text(text: str, path: str) -> Any:
 def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, list[SitegenError]]:
     """Read, parse and validate one CV file; returns the source or the errors."""
     try:
-        text = decode_utf8(file.read_bytes(), label)
+        text = read_text(SourceFile(label.removeprefix("data/"), file), "data")  # size-bounded, UTF-8 checked
         data = parse_cv_text(text, label)
     except SitegenError as exc:
         return None, [exc]
