@@ -52,13 +52,13 @@ def main() -> int:
         tune_gc_for_builds()
         session = ServeSession(BuildOptions(source=site), say=lambda _m: None)
         session.build_once()
-        page = site / "content/posts/p0001.md"
+        page = site / "content/posts/p0027.md"  # among the newest posts: in the feeds, as a post being written is
 
         def save(n: int) -> None:
             if args.mode == "body" or (args.mode == "mixed" and n % 2):
-                page.write_text(f"---\ntitle: Post 1\ndate: 2024-01-02\ntags: [t1]\n---\nEdit {n}.\n")
+                page.write_text(f"---\ntitle: Post 27\ndate: 2024-01-28\ntags: [t6]\n---\nEdit {n}.\n")
             else:
-                page.write_text(f"---\ntitle: Post 1 v{n}\ndate: 2024-01-02\ntags: [t1]\n---\nEdit {n}.\n")
+                page.write_text(f"---\ntitle: Post 27 v{n}\ndate: 2024-01-28\ntags: [t6]\n---\nEdit {n}.\n")
             assert session.build_once({page})
 
         tracemalloc.start(25)
