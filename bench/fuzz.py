@@ -181,19 +181,19 @@ def main() -> int:
     args = parser.parse_args()
     func = TARGETS[args.target]
     tried = 0
-    slowest = 0.0
+    slowest, slowest_input, slowest_cpu = 0.0, "", 0.0
     crashes: list[tuple[str, str]] = []
-    hangs: list[tuple[str, float]] = []
+    hangs: list[tuple[str, float, float]] = []
 
     @settings(max_examples=2000, deadline=None, database=None, derandomize=False,
               suppress_health_check=list(HealthCheck))
     @given(STRATEGIES.get(args.target, text))
     def run(value: Any) -> None:
-        nonlocal tried, slowest
+        nonlocal tried, slowest, slowest_input, slowest_cpu
         tried += 1
         # A true hang (no return at all) dumps the stack and ends the run instead of blocking it.
         faulthandler.dump_traceback_later(max(30.0, args.hang * 10), exit=True)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         try:
             func(value)
         except SitegenError:
@@ -202,20 +202,24 @@ def main() -> int:
             crashes.append((repr(value)[:500], f"{type(exc).__name__}: {exc}"[:300]))
         finally:
             faulthandler.cancel_dump_traceback_later()
-            took = time.perf_counter() - start
-            slowest = max(slowest, took)
+            # Wall time is the bound; CPU time tells a slow input from a busy machine (it is shared).
+            took, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+            slowest_cpu = max(slowest_cpu, cpu)
+            if took > slowest:
+                slowest, slowest_input = took, repr(value)[:500]
             if took > args.hang:
-                hangs.append((repr(value)[:500], took))
+                hangs.append((repr(value)[:500], took, cpu))
 
     end = time.monotonic() + args.minutes * 60
     while time.monotonic() < end:
         run()
     print(f"target={args.target} minutes={args.minutes:g} examples={tried} crashes={len(crashes)} "
-          f"hangs={len(hangs)} slowest={slowest:.3f}s")
+          f"hangs={len(hangs)} slowest={slowest:.3f}s slowest_cpu={slowest_cpu:.3f}s")
+    print(f"  slowest input: {slowest_input}")
     for value, error in crashes[:10]:
         print(f"  CRASH {error}\n    input: {value}")
-    for value, took in hangs[:10]:
-        print(f"  HANG {took:.1f}s\n    input: {value}")
+    for value, took, cpu in hangs[:10]:
+        print(f"  HANG {took:.1f}s (CPU {cpu:.1f}s)\n    input: {value}")
     return 1 if crashes or hangs else 0
 
 

@@ -135,6 +135,10 @@ class OutputEntry:
     """The page whose output this is."""
 
 
+MemoUse = tuple[frozenset[tuple[str, str]], frozenset[tuple[str, int, str]], frozenset[str]]
+"""Keys of the parsed pages, rendered Markdown and blobs one build used (what the dev server keeps)."""
+
+
 @dataclass
 class BuildMemo:
     """What one build can hand to the next."""

@@ -10,6 +10,7 @@ from sitegen.config import SiteConfig
 from sitegen.content.sources import SourceFile
 from sitegen.content.urls import nfc
 from sitegen.errors import Diagnostic
+from sitegen.memo import MemoUse
 from sitegen.render_pages import PageRendering
 from sitegen.views import SiteState
 
@@ -42,6 +43,8 @@ class RebuildBasis:
     """Every Markdown file under content/."""
     before_generators: dict[str, bytes]
     """The files the output generators saw (assets, pages, CV files)."""
+    full_build_used: MemoUse | None = None
+    """What the last full build used of the memo (taken at the first quick rebuild after it)."""
 
     @cached_property
     def by_rel(self) -> dict[str, SourceFile]:

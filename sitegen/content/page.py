@@ -31,7 +31,8 @@ FREE_KEYS_OF_OTHER_TOOLS = frozenset({"image", "published", "hide", "author", "a
 a misspelt `images`, Jekyll's `published` is not `publishDate`): never warned about."""
 HUGO_DATE_ALIASES = {"unpublishdate": "expiryDate", "pubdate": "publishDate", "modified": "lastmod"}
 """Hugo's other names for date keys: spelling alone would point `unpublishdate` at `publishDate`, its opposite."""
-_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
+_HEADING = re.compile(r"^#{1,6}[ \t]++(.+)$", re.M)
+"""An ATX heading line; its closing `#`s are stripped after (a lazy `(.+?)[ \t#]*$` is quadratic on `# # # …`)."""
 _LAYOUT = re.compile(r"^[\w][\w.-]*(/[\w][\w.-]*)*$", re.UNICODE)
 
 
@@ -152,7 +153,9 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
     title = data.get("title")
     if title is None:
         heading = _HEADING.search(fm.body)
-        title = heading.group(1).strip() if heading else (from_name[1] if from_name else page.stem)
+        text = heading.group(1) if heading else ""
+        text = text[:max(1, len(text.rstrip(" \t#")))]
+        title = text.strip() if heading else (from_name[1] if from_name else page.stem)
         if kind != "page" and not heading:
             title = posixpath.basename(posixpath.dirname(source)) if kind == "section" else config.title
     elif not isinstance(title, str | int | float) or isinstance(title, bool):

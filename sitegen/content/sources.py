@@ -200,18 +200,48 @@ def parse_data_file(rel: str, text: str) -> Any:
     return parse_by_extension(text, f"data/{rel}")
 
 
+def _data_clash(key: tuple[str, ...], label: str, by_file: dict[tuple[str, ...], str],
+                by_folder: dict[tuple[str, ...], str]) -> ContentError | None:
+    """The error when a data file's key is also another file's (`x.yaml`, `x.json`) or a folder's (`x/`)."""
+    hint = "rename or remove one of them: sitegen would otherwise merge or overwrite them depending on file order"
+    name = "data." + ".".join(key)
+    if key in by_file:
+        return ContentError(f"`{by_file[key]}` and `{label}` both define `{name}`", path=label, hint=hint)
+    if key in by_folder:
+        return ContentError(f"`{label}` and the folder `{by_folder[key]}` both define `{name}`", path=label,
+                            hint=hint)
+    for i in range(1, len(key)):
+        if key[:i] in by_file:
+            folder = "data/" + "/".join(key[:i]) + "/"
+            return ContentError(f"`{by_file[key[:i]]}` and the folder `{folder}` both define "
+                                f"`data.{'.'.join(key[:i])}`", path=by_file[key[:i]], hint=hint)
+    return None
+
+
 def load_data(files: list[SourceFile], errors: list[SitegenError]) -> dict[str, Any]:
     """`data/a/b.yaml` becomes `data["a"]["b"]`; errors are appended, not raised."""
     data: dict[str, Any] = {}
+    by_file: dict[tuple[str, ...], str] = {}  # the key path a file defines -> that file
+    by_folder: dict[tuple[str, ...], str] = {}  # the key path a folder defines -> the folder
     for f in files:
+        *folders, name = f.rel.split("/")
+        key = (*folders, name.rsplit(".", 1)[0])
+        label = f"data/{f.rel}"
+        clash = _data_clash(key, label, by_file, by_folder)
+        if clash is not None:
+            if not any(e.message == clash.message for e in errors):  # once, not once per file in the folder
+                errors.append(clash)
+            continue
+        by_file[key] = label
+        for i in range(1, len(key)):
+            by_folder.setdefault(key[:i], "data/" + "/".join(key[:i]) + "/")
         try:
             value = parse_data_file(f.rel, read_text(f, "data"))
         except SitegenError as exc:
             errors.append(exc)
             continue
-        *folders, name = f.rel.split("/")
         node = data
         for folder in folders:
             node = node.setdefault(folder, {})
-        node[name.rsplit(".", 1)[0]] = value
+        node[key[-1]] = value
     return data

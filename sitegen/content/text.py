@@ -22,7 +22,11 @@ CJK_CHARS_PER_MINUTE = 400
 
 def plain_text(fragment: str) -> str:
     """Strip tags (block tags become spaces, inline tags vanish) and unescape entities."""
-    return html.unescape(_TAGS.sub("", _BLOCK_TAGS.sub(" ", fragment)))
+    # Only up to the last `>`: a `<` with no `>` after it never starts a tag, and letting the patterns try
+    # would rescan to the end from every such `<` (quadratic on `<<<<…`).
+    end = fragment.rfind(">") + 1
+    tags, rest = fragment[:end], fragment[end:]
+    return html.unescape(_TAGS.sub("", _BLOCK_TAGS.sub(" ", tags)) + rest)
 
 
 def count_words(text: str) -> tuple[int, int]:

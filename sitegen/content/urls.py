@@ -136,3 +136,10 @@ class UrlHelper:
         if "://" in full or full.startswith(("mailto:", "tel:", "//")):
             return full
         return self.origin + full
+
+
+def is_site_path(value: str) -> bool:
+    """A path on this site (`/papers/x.pdf`): not `//host`, and not `/\\host` or a tab or newline that browsers
+    turn into `//host` (they read a backslash as a slash and drop tabs and newlines from URLs)."""
+    return (value.startswith("/") and value[1:2] not in ("/", "\\")
+            and not any(c == "\\" or ord(c) < 32 or c == "\x7f" for c in value))

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from sitegen.content.urls import is_site_path
+
 SITE_FIELDS = frozenset({"selected", "pdf", "code", "slides", "award", "award_name", "abstract", "tags", "html"})
 """Fields that only steer how sitegen shows an entry; left out of the BibTeX shown for citing it."""
 TYPES = {
@@ -107,7 +109,7 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
     links: dict[str, str] = {}
     for name in ("url", "pdf", "code", "slides"):
         value = get(name, "") or (get("html", "") if name == "url" else "")
-        if value and not re.match(r"^(https?://\S+|/(?!/)\S*)$", value):
+        if value and not (re.fullmatch(r"https?://\S+", value) or (is_site_path(value) and " " not in value)):
             problems.append((name, f"`{name} = {{{value}}}` is not a link",
                              "write a full URL (https://...) or a path on this site (/papers/remat.pdf)"))
         links[name] = value

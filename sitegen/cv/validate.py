@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from sitegen.content.urls import is_site_path
 from sitegen.cv.schema import (
     BOOLEAN,
     DATE,
@@ -84,7 +85,7 @@ def normalize_url(value: str) -> str:
 
 def valid_url(value: str) -> bool:
     """http(s) URLs with a host, bare host names, mailto: links, site paths starting with `/`, or empty."""
-    if value == "" or (value.startswith("/") and not value.startswith("//")) or _BARE_HOST.match(value):
+    if value == "" or is_site_path(value) or _BARE_HOST.match(value):
         return True
     parts = urlsplit(value)
     if parts.scheme in ("http", "https"):
@@ -103,7 +104,9 @@ class _Validator:
         probe = where
         while line is None and probe:
             parent = re.sub(r"(\.[^.\[]*|\[\d+\])$", "", probe)
-            probe = parent if parent != probe else ""  # a top-level key: its line is the document's
+            if parent == probe:  # a top-level key, or one holding `[`: no parent to try (this looped forever)
+                break
+            probe = parent
             line = self.lines.get(probe)
         self.errors.append(ContentError(f"{where}: {message}", path=self.file, line=line, hint=hint))
 

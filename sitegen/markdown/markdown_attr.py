@@ -17,6 +17,10 @@ _TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*+)")
 _ATTR = re.compile(r"""(?<!\s)\s++([^\s>="']++)(?:\s*+=\s*+("[^"]*+"|'[^']*+'|[^\s>"']++))?""")
 """One attribute; possessive and matched from where the last ended, so a tag line is read in linear time."""
 _ON = ("1", "block")
+SCAN_BUDGET = 200_000
+"""Lines all `markdown="1"` blocks of one page may scan for their closing tags."""
+MAX_NESTING = 20
+"""`markdown="1"` blocks nested deeper stay raw HTML (each level is a level of recursion)."""
 
 
 def _open_tag(line: str) -> tuple[str, str, str] | None:
@@ -48,14 +52,23 @@ def _markdown_html_block(state: StateBlock, start: int, end: int, silent: bool) 
     if not match:
         return False
     tag = match[0].lower()
+    env = state.env
+    # Each opening tag scans ahead for its closing one: bound the total so that thousands of unclosed or
+    # nested `markdown="1"` tags stay linear (and shallow); past the bounds they stay raw HTML, as in CommonMark.
+    budget = env.get("markdown_attr_budget", SCAN_BUDGET)
+    if budget <= 0 or env.get("markdown_attr_depth", 0) >= MAX_NESTING:
+        return False
     opens, closes = re.compile(rf"<{tag}[\s>]", re.I), re.compile(rf"</{tag}\s*>", re.I)
     depth, close = 1, start
     while depth > 0:
         close += 1
-        if close >= end:
+        budget -= 1
+        if close >= end or budget <= 0:
+            env["markdown_attr_budget"] = budget
             return False
         text = _line(state, close)
         depth += len(opens.findall(text)) - len(closes.findall(text))
+    env["markdown_attr_budget"] = budget
     if not closes.fullmatch(_line(state, close).strip()):
         return False
     if silent:
@@ -65,7 +78,9 @@ def _markdown_html_block(state: StateBlock, start: int, end: int, silent: bool) 
     token.map = [start, start + 1]
     old_parent, old_max = state.parentType, state.lineMax
     state.parentType, state.lineMax = "markdown_html", close  # type: ignore[assignment]
+    env["markdown_attr_depth"] = env.get("markdown_attr_depth", 0) + 1
     state.md.block.tokenize(state, start + 1, close)
+    env["markdown_attr_depth"] -= 1
     state.parentType, state.lineMax = old_parent, old_max
     token = state.push("html_block", "", 0)
     token.content = _line(state, close).strip() + "\n"

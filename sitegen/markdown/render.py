@@ -251,13 +251,45 @@ def _unique(base: str, used: set[str]) -> str:
     return f"{base}-{n}"
 
 
+_SAFE_ATTRS = frozenset({"id", "class", "title", "alt", "href", "src", "width", "height", "lang", "dir", "start",
+                         "colspan", "rowspan", "scope", "type", "checked", "disabled", "value", "reversed", "style"})
+"""Attributes kept under `unsafe_html: false` (`{style=… onclick=…}` written with the attribute syntax is dropped)."""
+_SAFE_STYLE = re.compile(r"text-align:(?:left|right|center)")
+"""The only style kept: table column alignment, which Markdown itself writes."""
+_SAFE_DATA = re.compile(r"data:image/(?:gif|png|jpeg|webp);", re.I)
+_UNSAFE_SCHEMES = ("javascript:", "vbscript:", "file:", "data:")
+_TASK_CHECKBOXES = frozenset(
+    f'<input class="task-list-item-checkbox"{checked}{disabled} type="checkbox">'
+    for checked in ("", ' checked="checked"') for disabled in ("", ' disabled="disabled"'))
+"""What the task-list plugin writes (raw HTML tokens that Markdown, not the author, made)."""
+
+
+def _safe_url(url: str) -> bool:
+    """Not a script, file or `data:` URL (except the raster images markdown-it also allows)."""
+    lowered = url.strip().lower()
+    return not lowered.startswith(_UNSAFE_SCHEMES) or bool(_SAFE_DATA.match(lowered))
+
+
 def _drop_raw_html(tokens: list[Token]) -> list[Token]:
-    """`markdown.unsafe_html: false`: remove raw HTML (but keep the `<!--more-->` marker)."""
+    """`markdown.unsafe_html: false`: remove raw HTML (but keep the `<!--more-->` marker and task checkboxes),
+    attributes other than plain ones (`style`, `on…`), and script, file and `data:` URLs."""
     kept: list[Token] = []
     for token in tokens:
         if token.type == "html_block" and token.content.strip() != MORE:
             continue
         if token.children:
-            token.children = [c for c in token.children if c.type != "html_inline" or c.content == MORE]
+            token.children = [c for c in token.children if c.type != "html_inline" or c.content == MORE
+                              or c.content in _TASK_CHECKBOXES]
+            for child in token.children:
+                _drop_unsafe_attrs(child)
+        _drop_unsafe_attrs(token)
         kept.append(token)
     return kept
+
+
+def _drop_unsafe_attrs(token: Token) -> None:
+    for key, value in list(token.attrs.items()):
+        text = str(value)
+        if (key not in _SAFE_ATTRS or (key == "style" and not _SAFE_STYLE.fullmatch(text))
+                or (key in ("href", "src") and not _safe_url(text))):
+            del token.attrs[key]

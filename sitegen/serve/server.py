@@ -6,6 +6,7 @@ import http.server
 import ipaddress
 import mimetypes
 import socket
+import sys
 import threading
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -15,6 +16,8 @@ from sitegen.serve.livereload import CLIENT_JS, EVENTS_PATH, SCRIPT_PATH, WORKER
 from sitegen.serve.notfound import with_notice
 from sitegen.serve.paths import resolve_request
 
+IDLE_TIMEOUT = 30.0
+"""Seconds before a connection that sends nothing is closed (event streams write every 10 s)."""
 _TEXT_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml",
                "application/atom+xml", "application/rss+xml")
 mimetypes.add_type("application/atom+xml", ".atom")
@@ -56,6 +59,8 @@ class DevRequestHandler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "sitegen"
     sys_version = ""
+    timeout = IDLE_TIMEOUT
+    """Seconds a connection may send nothing (socket timeout): idle keep-alive sockets are closed."""
     state: ServerState  # set on the subclass made by make_server
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
@@ -177,6 +182,12 @@ class DevServer(http.server.ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A browser closing a tab (or an idle socket timing out) is normal, not a traceback on the terminal."""
+        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
 
 class DevServer6(DevServer):
     """The dev server on an IPv6 address."""
@@ -200,10 +211,19 @@ def make_server(host: str, port: int, state: ServerState) -> DevServer:
     server_class = DevServer6 if ":" in host else DevServer
     server = server_class((host, port), handler)
     bound = server.server_address[1]
-    if is_loopback(host):
-        names = {host, "localhost", "127.0.0.1", "[::1]"} | ({f"[{host}]"} if ":" in host else set())
-        state.allowed_hosts = {f"{n}:{bound}" for n in names}
+    state.allowed_hosts = allowed_hosts(host, bound)
     return server
+
+
+def allowed_hosts(host: str, port: int) -> set[str]:
+    """The Host headers a loopback server accepts (empty: any, when bound to the network).
+
+    On port 80 browsers leave the port out (`Host: localhost`), so both spellings are accepted.
+    """
+    if not is_loopback(host):
+        return set()
+    names = {host, "localhost", "127.0.0.1", "[::1]"} | ({f"[{host}]"} if ":" in host else set())
+    return {f"{n}:{port}" for n in names} | (names if port == 80 else set())
 
 
 def serve_in_thread(server: DevServer) -> threading.Thread:

@@ -80,3 +80,24 @@ def test_config_edits_between_text_edits_leave_no_stale_search_entries(serve: Se
     _settle(run, lambda: post.write_text(post.read_text() + "\nSecond edit.\n"))
     assert run.session.quick_builds == 2
     _assert_clean(run)
+
+
+def test_the_memo_does_not_grow_with_each_quick_rebuild(make_site: Callable[..., Path]) -> None:
+    # The server's memory grew ~150 KB a save: quick rebuilds added the edited page's new parse, rendering,
+    # feed and search entries to the memo, and only full builds dropped old ones.
+    from sitegen.serve.session import ServeSession
+
+    site = make_site(POSTS, layouts=False)
+    session = ServeSession(BuildOptions(source=site), say=lambda _m: None)
+    assert session.build_once()
+    post = site / "content/posts/p3.md"
+    text = post.read_text()
+    sizes = []
+    for n in range(12):
+        post.write_text(text + f"\nEdit number {n}.\n")
+        assert session.build_once({post})
+        memo = session.memo
+        sizes.append((len(memo.pages), len(memo.markdown), len(memo.blobs)))
+    assert session.quick_builds == 12
+    assert sizes[-1] == sizes[2], sizes
+    assert session.state.snapshot.files == build_site(BuildOptions(source=site)).files

@@ -17,6 +17,7 @@ import pytest
 from sitegen.build import BuildOptions, build_site
 from sitegen.cli import main
 from sitegen.serve.livereload import SCRIPT_PATH
+from sitegen.serve.server import DevRequestHandler, allowed_hosts
 from tests.serve.conftest import Running
 
 Serve = Callable[..., Running]
@@ -266,3 +267,38 @@ def test_a_draft_is_a_404_that_says_why_and_how_to_preview_it(serve: Serve) -> N
 def test_with_drafts_the_draft_is_served(serve: Serve) -> None:
     run = serve({"content/posts/wip.md": "---\ntitle: WIP\ndraft: true\n---\nNot yet.\n"}, drafts=True)
     assert get(run.url, "/posts/wip/")[0] == 200
+
+
+def test_on_port_80_a_host_header_without_the_port_is_accepted(serve: Serve) -> None:
+    run = serve()
+    run.session.state.allowed_hosts = allowed_hosts("127.0.0.1", 80)  # as make_server sets it when bound to 80
+    assert get(run.url, "/posts/first/", {"Host": "localhost"})[0] == 200
+    assert get(run.url, "/posts/first/", {"Host": "127.0.0.1"})[0] == 200
+    assert get(run.url, "/posts/first/", {"Host": "evil.example"})[0] == 403
+    assert "localhost" not in allowed_hosts("127.0.0.1", 8000)
+
+
+def test_an_idle_connection_is_closed(serve: Serve, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(DevRequestHandler, "timeout", 0.3)
+    run = serve()
+    parts = urlsplit(run.url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
+        assert sock.recv(100) == b""  # closed by the server; before, this waited forever
+
+
+def test_a_browser_closing_the_connection_prints_no_traceback(serve: Serve, capsys: pytest.CaptureFixture[str]
+                                                              ) -> None:
+    run = serve()
+    server = run.session.server
+    assert server is not None
+    for error in (BrokenPipeError(32, "Broken pipe"), ConnectionResetError(104, "reset"), TimeoutError()):
+        try:
+            raise error
+        except OSError:
+            server.handle_error(None, ("127.0.0.1", 1))
+    assert capsys.readouterr().err == ""
+    try:
+        raise ValueError("a real bug")
+    except ValueError:
+        server.handle_error(None, ("127.0.0.1", 1))
+    assert "ValueError: a real bug" in capsys.readouterr().err

@@ -92,3 +92,17 @@ def test_links_are_recorded_with_file_lines_and_rewritten() -> None:
 
 def test_javascript_links_are_not_linked() -> None:
     assert "href=\"javascript" not in render("[x](javascript:alert(1))")
+
+
+def test_unsafe_html_off_drops_style_event_attributes_and_script_or_data_links() -> None:
+    safe = MarkdownRenderer(MarkdownSettings(unsafe_html=False))
+    text = ('[a](https://ok.example/){style="position:fixed;inset:0" data-x="1" .note}\n'
+            "[b](data:text/html;base64,PHNjcmlwdD4=) [c](DATA:text/html,x) ![p](data:image/png;base64,AAAA)\n\n"
+            "| l | r |\n|:--|--:|\n| 1 | 2 |\n\n- [x] done\n")
+    out = safe.render(text).html
+    assert "position:fixed" not in out and "data-x" not in out and 'class="note"' in out
+    assert "data:text" not in out.lower() and '<img src="data:image/png;base64,AAAA"' in out
+    assert '<td style="text-align:right">2</td>' in out  # table alignment is Markdown's own style
+    assert '<input class="task-list-item-checkbox" checked="checked" disabled="disabled" type="checkbox">' in out
+    trusted = MarkdownRenderer(MarkdownSettings(unsafe_html=True)).render(text).html
+    assert "position:fixed" in trusted  # the author's own HTML and attributes, when allowed
