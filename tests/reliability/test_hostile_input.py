@@ -14,9 +14,9 @@ import pytest
 
 from sitegen.config import SiteConfig, parse_config
 from sitegen.content.page import parse_page
+from sitegen.content.sources import parse_by_extension as parse_cv_text
 from sitegen.content.sources import parse_data_file
 from sitegen.cv.bibtex import parse_bibtex
-from sitegen.cv.source import parse_cv_text
 from sitegen.errors import SitegenError
 from sitegen.yamlload import check_size, load_yaml
 from tests.conftest import build
@@ -55,7 +55,7 @@ def test_deep_nesting_is_a_located_error_not_a_segfault_or_traceback(what: str, 
         from sitegen.config import SiteConfig, parse_config
         from sitegen.content.page import parse_page
         from sitegen.content.sources import parse_data_file
-        from sitegen.cv.source import parse_cv_text
+        from sitegen.content.sources import parse_by_extension as parse_cv_text
         from sitegen.errors import SitegenError
         try:
             {call}
@@ -141,7 +141,7 @@ def test_a_json_cv_that_yaml_cannot_read_reports_its_errors_instead_of_looping()
     # Found by bench/fuzz.py: a key over 1,024 characters is JSON but not YAML, so no key has a line, and
     # looking up a line for an error went up the key path forever.
     proc = run_isolated("""
-        from sitegen.cv.source import parse_cv_text
+        from sitegen.content.sources import parse_by_extension as parse_cv_text
         from sitegen.cv.validate import key_lines, validate_cv
         text = '{"basics": {"name": "A"}, "' + 'k' * 1100 + '": 1}'
         print([e.message.split(": ")[-1][:20] for e in validate_cv(parse_cv_text(text, "data/cv.json"), "data/cv.json",
