@@ -35,7 +35,9 @@ def resolve_request(raw_path: str, files: dict[str, bytes] | set[str], base_path
         return Resolved(404)
     rel = decoded[len(base_path):]
     segments = rel.split("/")
-    if any(seg in (".", "..") or seg.startswith(".") for seg in segments if seg) or "//" in rel:
+    dotted = segments[1:] if segments[0] == ".well-known" else segments  # published, as on real hosts
+    if any(seg in (".", "..") for seg in segments) or any(seg.startswith(".") for seg in dotted if seg) \
+            or "//" in rel:
         return Resolved(404)
     if rel == "" or rel.endswith("/"):
         key = rel + "index.html"

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import watchfiles
 
+from sitegen.content.sources import ignored_name
+
 WATCHED = ("content", "data", "static", "layouts", "themes", "archetypes")
 _TEMP_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 
@@ -35,7 +37,9 @@ class SourceFilter(watchfiles.DefaultFilter):
         except ValueError:
             return not any(part.startswith(".") for part in p.parts[-2:])
         parts = rel.parts
-        if not parts or any(part.startswith(".") for part in parts):
+        # static/ publishes dotfiles (`.nojekyll`, `.well-known/`, `_headers`), so their edits rebuild too.
+        in_static = "static" in parts[:3]
+        if not parts or any(ignored_name(part, dotfiles=in_static) for part in parts):
             return False
         if len(parts) == 1:
             return parts[0] in ("sitegen.yaml", "sitegen.yml")

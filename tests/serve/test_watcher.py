@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sitegen.build import BuildResult
 from tests.serve.conftest import Running
+from tests.serve.test_server import get
 
 Serve = Callable[..., Running]
 
@@ -97,3 +98,21 @@ def test_an_unexpected_exception_in_a_rebuild_is_shown_and_the_next_save_rebuild
         time.sleep(0.02)
     assert b"Second save." in run.session.state.snapshot.files["index.html"]
     assert not run.session.hub.error
+
+
+def test_published_static_dotfiles_rebuild_and_are_served(serve: Serve) -> None:
+    """static/.well-known/ and .nojekyll reach the output, so the dev server watches and serves them like
+    any static file (other dot paths stay 404)."""
+    run = serve({"static/.well-known/security.txt": "Contact: a@example.org\n"})
+    assert get(run.url, "/.well-known/security.txt")[:1] == (200,)
+    builds = run.session.builds
+    (run.site / "static/.well-known/security.txt").write_text("Contact: b@example.org\n")
+    run.wait_for_build(builds)
+    status, _, body = get(run.url, "/.well-known/security.txt")
+    assert status == 200 and body == b"Contact: b@example.org\n"
+    builds = run.session.builds
+    (run.site / "static/.nojekyll").write_text("")
+    run.wait_for_build(builds)
+    assert ".nojekyll" in run.session.state.snapshot.files
+    assert get(run.url, "/.nojekyll")[0] == 404
+    assert get(run.url, "/.well-known/../.nojekyll")[0] == 404
