@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import posixpath
 from collections.abc import Callable, Sequence
@@ -26,11 +27,14 @@ PAGINATED = frozenset({"section", "term"})
 
 
 def template_candidates(page: Page, section: str) -> list[str]:
-    """Where a page's template is looked for, most specific first."""
+    """Where a page's template is looked for, most specific first. A `layout:` no site or theme template
+    provides (Jekyll's `post`, `default`, Hugo's `single`...) falls back to the kind's templates, as in Hugo and
+    Jekyll."""
     top = section.split("/")[0] if section else ""
     kind_of = page.type or top
     if page.layout:
-        return [f"{kind_of}/{page.layout}.html", f"{page.layout}.html"] if kind_of else [f"{page.layout}.html"]
+        named = [f"{kind_of}/{page.layout}.html", f"{page.layout}.html"] if kind_of else [f"{page.layout}.html"]
+        return [*named, *template_candidates(dataclasses.replace(page, layout=None), section)]
     if page.kind == "home":
         return ["home.html", "index.html", "list.html"]
     if page.kind == "section":
