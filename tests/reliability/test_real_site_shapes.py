@@ -93,3 +93,15 @@ def test_hugo_bundle_folder_keeps_its_date_in_the_url(make_site: MakeSite) -> No
     result = build(site)
     assert "Snow" in html(result, "posts/2025-02-03-winter-landscape/index.html")
     assert "posts/jekyll-style/index.html" in result.files
+
+
+def test_pages_link_their_urlized_terms_and_related_posts(make_site: MakeSite) -> None:
+    site = make_site({
+        "content/posts/a.md": "---\ntitle: Alpha\ndate: 2024-01-01\ncategories: [paper_summary]\ntags: [C++]\n---\nA\n",
+        "content/posts/b.md": "---\ntitle: Beta\ndate: 2024-01-02\ncategories: [paper_summary]\ntags: [C++]\n---\nB\n",
+    }, layouts=False)
+    result = build(site)
+    page = html(result, "posts/b/index.html")
+    assert 'href="/categories/paper_summary/"' in page and 'href="/tags/c++/"' in page
+    assert 'href="/posts/a/"' in page  # related by the shared terms
+    assert '"terms":["paper_summary","C++"]' in html(result, "search/index.json")
