@@ -50,6 +50,22 @@ def template_candidates(page: Page, section: str) -> list[str]:
     return ["page.html", "single.html"]
 
 
+def layout_fallbacks(state: SiteState, how: PageRendering) -> list[Diagnostic]:
+    """A note for each page whose `layout:` names a template neither the site nor its theme has, so the
+    kind's template renders it (as Hugo and Jekyll fall back); `sitegen build --verbose` prints them."""
+    roots = [how.site_dir / "layouts", *(t / "layouts" for t in how.themes)]
+    notes = []
+    for source, page in sorted(state.tree.pages.items()):
+        if page.layout is None or page.generated:
+            continue
+        kind_of = page.type or page.folder.split("/")[0]
+        named = [f"{kind_of}/{page.layout}.html", f"{page.layout}.html"] if kind_of else [f"{page.layout}.html"]
+        if not any((root / name).is_file() for root in roots for name in named):
+            notes.append(Diagnostic(f"no template for `layout: {page.layout}`: the default {page.kind} template "
+                                    "renders it, as in Hugo and Jekyll", path=f"content/{source}"))
+    return notes
+
+
 @dataclass(frozen=True)
 class PageRendering:
     """How pages are rendered: where the templates are, the Markdown renderer (for `markdownify`), the
