@@ -46,36 +46,6 @@ def term_slug(text: str) -> str:
     return _DASHES.sub("-", text).strip("-.")
 
 
-def hugo_urlize(text: str) -> str:
-    """A term's path segment as Hugo's `urlize` makes it (`helpers.PathSpec.MakePathSanitized`): letters, digits,
-    marks and `. _ # + ~ - @` stay, a run of spaces becomes one `-` (none at either end), everything else is
-    dropped, then lowercase: `paper_summary` stays, `C++` -> `c++`, `C#` -> `c#`, `Python 3.12` -> `python-3.12`.
-    Unlike Hugo, `/` and `\\` are dropped too (a term is one folder), and dots at either end go (`.NET` ->
-    `net`, where Hugo writes a dot folder `.net/` that sitegen never publishes and many hosts do not serve)."""
-    out: list[str] = []
-    pending = was_hyphen = False
-    for ch in nfc(text):
-        if ch != " " and (ch.isalnum() or ch in "._#+~-@" or unicodedata.category(ch).startswith("M")):
-            was_hyphen = ch == "-"
-            if pending and not was_hyphen:
-                out.append("-")
-            pending = False
-            out.append(ch)
-        elif out and not was_hyphen and ch.isspace():
-            pending = True
-    return "".join(out).lower().strip(".")
-
-
-_JEKYLL_DEFAULT = re.compile(r"[\W_]+", re.UNICODE)
-
-
-def jekyll_slugify(text: str) -> str:
-    """Jekyll's `Utils.slugify(text)` in its default mode: every run of characters that are not letters, marks or
-    decimal digits becomes one `-`, with none at either end, lowercased (`C++` -> `c`, `paper_summary` ->
-    `paper-summary`, `.NET` -> `net`)."""
-    return _JEKYLL_DEFAULT.sub("-", nfc(text)).strip("-").lower()
-
-
 def slugify_path_part(text: str) -> str:
     """A slug for a file-name part: like slugify but keeps `_` (Hugo keeps file names as they are)."""
     text = nfc(text).strip()

@@ -10,11 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.config import SiteConfig, find_config, load_config
-from sitegen.content.urls import jekyll_slugify
 from sitegen.errors import Diagnostic
 
 _DATED_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
@@ -30,6 +30,16 @@ def date_from_filename(stem: str) -> tuple[dt.datetime, str] | None:
     except ValueError:
         return None
     return date, match[4]
+
+
+_JEKYLL_DEFAULT = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def jekyll_slugify(text: str) -> str:
+    """Jekyll's `Utils.slugify(text)` in its default mode: every run of characters that are not letters, marks or
+    decimal digits becomes one `-`, with none at either end, lowercased (`C++` -> `c`, `paper_summary` ->
+    `paper-summary`, `.NET` -> `net`)."""
+    return _JEKYLL_DEFAULT.sub("-", unicodedata.normalize("NFC", text)).strip("-").lower()
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,33 @@ from __future__ import annotations
 
 import datetime as dt
 import posixpath
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.config import SiteConfig, find_config, load_config
-from sitegen.content.urls import hugo_urlize
 from sitegen.dialects.jekyll import date_from_filename
 from sitegen.errors import Diagnostic
+
+
+def hugo_urlize(text: str) -> str:
+    """A term's path segment as Hugo's `urlize` makes it (`helpers.PathSpec.MakePathSanitized`): letters, digits,
+    marks and `. _ # + ~ - @` stay, a run of spaces becomes one `-` (none at either end), everything else is
+    dropped, then lowercase: `paper_summary` stays, `C++` -> `c++`, `C#` -> `c#`, `Python 3.12` -> `python-3.12`.
+    Unlike Hugo, `/` and `\\` are dropped too (a term is one folder), and dots at either end go (`.NET` ->
+    `net`, where Hugo writes a dot folder `.net/` that sitegen never publishes and many hosts do not serve)."""
+    out: list[str] = []
+    pending = was_hyphen = False
+    for ch in unicodedata.normalize("NFC", text):
+        if ch != " " and (ch.isalnum() or ch in "._#+~-@" or unicodedata.category(ch).startswith("M")):
+            was_hyphen = ch == "-"
+            if pending and not was_hyphen:
+                out.append("-")
+            pending = False
+            out.append(ch)
+        elif out and not was_hyphen and ch.isspace():
+            pending = True
+    return "".join(out).lower().strip(".")
 
 
 @dataclass(frozen=True)
