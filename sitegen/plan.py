@@ -68,7 +68,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     raise_if_any(errors)
     content = tuple(sorted(tree.pages))
     urls = UrlHelper(config)
-    taxonomies = collect_taxonomies(tree, config.taxonomies)
+    taxonomies = collect_taxonomies(tree, config.taxonomies, dialect.term_slug)
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
     # /publications/ wins over the generated one).
     cv_plan = plan_cv(tree, urls, cvs, cv_options, publications)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import posixpath
 from collections.abc import Callable, Sequence
@@ -26,11 +27,14 @@ PAGINATED = frozenset({"section", "term"})
 
 
 def template_candidates(page: Page, section: str) -> list[str]:
-    """Where a page's template is looked for, most specific first."""
+    """Where a page's template is looked for, most specific first. A `layout:` no site or theme template
+    provides (Jekyll's `post`, `default`, Hugo's `single`...) falls back to the kind's templates, as in Hugo and
+    Jekyll."""
     top = section.split("/")[0] if section else ""
     kind_of = page.type or top
     if page.layout:
-        return [f"{kind_of}/{page.layout}.html", f"{page.layout}.html"] if kind_of else [f"{page.layout}.html"]
+        named = [f"{kind_of}/{page.layout}.html", f"{page.layout}.html"] if kind_of else [f"{page.layout}.html"]
+        return [*named, *template_candidates(dataclasses.replace(page, layout=None), section)]
     if page.kind == "home":
         return ["home.html", "index.html", "list.html"]
     if page.kind == "section":
@@ -44,6 +48,22 @@ def template_candidates(page: Page, section: str) -> list[str]:
     if kind_of:
         return [f"{kind_of}/single.html", "single.html", "post.html", "page.html"]
     return ["page.html", "single.html"]
+
+
+def layout_fallbacks(state: SiteState, how: PageRendering) -> list[Diagnostic]:
+    """A note for each page whose `layout:` names a template neither the site nor its theme has, so the
+    kind's template renders it (as Hugo and Jekyll fall back); `sitegen build --verbose` prints them."""
+    roots = [how.site_dir / "layouts", *(t / "layouts" for t in how.themes)]
+    notes = []
+    for source, page in sorted(state.tree.pages.items()):
+        if page.layout is None or page.generated:
+            continue
+        kind_of = page.type or page.folder.split("/")[0]
+        named = [f"{kind_of}/{page.layout}.html", f"{page.layout}.html"] if kind_of else [f"{page.layout}.html"]
+        if not any((root / name).is_file() for root in roots for name in named):
+            notes.append(Diagnostic(f"no template for `layout: {page.layout}`: the default {page.kind} template "
+                                    "renders it, as in Hugo and Jekyll", path=f"content/{source}"))
+    return notes
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from sitegen.content.related import related_pages, series_of
 from sitegen.content.taxonomies import Term
 from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
 from sitegen.content.tree import ContentTree
-from sitegen.content.urls import UrlHelper, term_slug
+from sitegen.content.urls import UrlHelper
 from sitegen.markdown import Rendered
 from sitegen.memo import body_key, digest, page_meta_key
 from sitegen.plan import SitePlan
@@ -335,8 +335,8 @@ class PageView:
         out: dict[str, list[TermView]] = {}
         for name, values in self._page.taxonomies.items():
             terms = self._state.taxonomies.get(name, {})
-            out[name] = [self._state.term_view(terms[s]) for s in dict.fromkeys(term_slug(v) for v in values)
-                         if s in terms]
+            slugs = dict.fromkeys(self._state.plan.dialect.term_slug(v) for v in values)
+            out[name] = [self._state.term_view(terms[s]) for s in slugs                         if s in terms]
         return out
 
     @property
@@ -352,7 +352,8 @@ class PageView:
         """Up to five pages sharing categories and tags, best match first."""
         if self._page.kind != "page":
             return []
-        found = related_pages(self.source, self._state.tree, self._state.taxonomies)
+        found = related_pages(self.source, self._state.tree, self._state.taxonomies,
+                              slug_of=self._state.plan.dialect.term_slug)
         return [v for v in (self._state.view(s) for s in found) if v is not None]
 
     @cached_property
@@ -361,7 +362,8 @@ class PageView:
         if self._page.kind != "page":
             return []
         out = []
-        for term, sources in series_of(self.source, self._state.tree, self._state.taxonomies):
+        slug_of = self._state.plan.dialect.term_slug
+        for term, sources in series_of(self.source, self._state.tree, self._state.taxonomies, slug_of):
             views = [v for v in (self._state.view(s) for s in sources) if v is not None]
             out.append({"name": term.name, "url": self._state.urls.url(term.url), "pages": views,
                         "number": sources.index(self.source) + 1, "total": len(sources)})

@@ -13,6 +13,7 @@ from sitegen.errors import OutputError
 from sitegen.memo import BuildMemo
 from sitegen.outdir import check_output_dir, output_lock
 from sitegen.parallel import tune_gc_for_builds
+from sitegen.render_pages import layout_fallbacks
 from sitegen.writer import write_output
 
 
@@ -58,6 +59,9 @@ def _build_and_write(args: argparse.Namespace, output: Path) -> int:
     result = build_site(options_from_args(args), memo)
     for warning in result.warnings:
         print(warning.format(), file=sys.stderr)
+    if getattr(args, "verbose", False) and result.state is not None and result.basis is not None:
+        for note in layout_fallbacks(result.state, result.basis.rendering):
+            print(f"{note.path}: note: {note.message}", file=sys.stderr)
     if args.check:
         report = check_build(result)
         if report.errors:

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import email.utils
 import os
 import re
 
 UTC = dt.UTC
 
 _DATE_ONLY = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}$")
+_SPACED_OFFSET = re.compile(r"^(\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?) +([+-]\d{2}:?\d{2}|Z)$")
+"""Jekyll's `2020-01-01 10:00:00 -0800` (Ruby's Time#to_s form): a space before the offset."""
+_RFC_1123 = re.compile(r"^[A-Z][a-z]{2}, \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}(:\d{2})? ")
+"""`Tue, 21 Mar 2023 10:00:00 +0000` (RFC 1123 / RFC 2822, as feeds and Hugo's front matter write it)."""
 
 
 class DateParseError(ValueError):
@@ -38,6 +43,14 @@ def parse_date(value: object) -> dt.datetime | None:
             return dt.datetime(y, m, d, tzinfo=UTC)
         except ValueError as exc:
             raise DateParseError(f"{text!r} is not a valid date ({exc})") from None
+    if _RFC_1123.match(text):
+        try:
+            parsed = email.utils.parsedate_to_datetime(text)
+        except (TypeError, ValueError):
+            raise DateParseError(f"{text!r} is not a valid date") from None
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)  # `-0000`: UTC, source unknown
+    if spaced := _SPACED_OFFSET.match(text):
+        text = f"{spaced[1]}{spaced[2]}"
     try:
         # `2024-03-01 10:00` is read as `2024-03-01T10:00`; the message quotes the text as written.
         parsed = dt.datetime.fromisoformat(text.replace(" ", "T", 1) if " " in text else text)

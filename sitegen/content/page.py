@@ -26,7 +26,8 @@ READ_FROM_PARAMS = frozenset({"search", "sitemap"})
 """Free keys that sitegen itself reads (`search: false`, `sitemap: false`): typos of them are worth a word."""
 JEKYLL_SINGULAR = {"categories": "category", "tags": "tag"}
 """Jekyll reads `category` and `tag` as its categories and tags; so does sitegen, for those taxonomies."""
-FREE_KEYS_OF_OTHER_TOOLS = frozenset({"image", "published", "hide", "author", "authors", "category"})
+FREE_KEYS_OF_OTHER_TOOLS = frozenset({"image", "published", "hide", "author", "authors", "category", "header",
+                                      "author_profile", "excerpt", "redirect_from"})
 """Free keys that Hugo and Jekyll themes use on purpose and that look like typos of known keys (`image` is not
 a misspelt `images`, Jekyll's `published` is not `publishDate`): never warned about."""
 HUGO_DATE_ALIASES = {"unpublishdate": "expiryDate", "pubdate": "publishDate", "modified": "lastmod"}
@@ -146,7 +147,7 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
         page.lastmod = date_of("lastmod")
     page.publish_date = date_of("publishDate")
     page.expiry_date = date_of("expiryDate")
-    from_name = dialect.date_and_slug(page.stem) if kind == "page" else None
+    from_name = dialect.date_and_slug(source) if kind == "page" else None
     if from_name:
         page.date = page.date or from_name[0]
 
@@ -165,11 +166,15 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
 
     for key in ("draft", "hiddenFromHomePage", "hidden", "toc", "math"):
         value = data.get(key)
+        if key == "toc" and isinstance(value, dict):
+            continue  # al-folio's `toc: {sidebar: left}`: a table of contents, placed by the theme
         if value is not None and not isinstance(value, bool):
             err(key, f"expected true or false, got {value!r}")
-    page.draft = data.get("draft") is True
+    # Jekyll's `published: false` keeps a page out of the site, as Hugo's `draft: true` does (`--drafts` shows it).
+    page.draft = data.get("draft") is True or data.get("published") is False
     page.hidden = data.get("hiddenFromHomePage") is True or data.get("hidden") is True
-    page.toc = data.get("toc") if isinstance(data.get("toc"), bool) else None
+    toc = data.get("toc")
+    page.toc = toc if isinstance(toc, bool) else (True if isinstance(toc, dict) else None)
     page.math = data.get("math") if isinstance(data.get("math"), bool) else None
 
     weight = data.get("weight", 0)
@@ -180,6 +185,8 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
 
     # An empty `summary: ""` (older archetypes wrote one) is no summary: `<!--more-->` and the first words apply.
     page.summary = str(data["summary"]) if data.get("summary") not in (None, "") else None
+    if page.summary is None and isinstance(data.get("excerpt"), str | int | float) and str(data["excerpt"]).strip():
+        page.summary = str(data["excerpt"])  # Jekyll's `excerpt:` front matter replaces the generated excerpt
     page.description = str(data.get("description") or "")
     page.lang = str(data["lang"]) if data.get("lang") else None
     page.images = _as_list(data.get("images"))
@@ -197,11 +204,13 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
             page.url = normalize_url_path(str(data["url"]))
         except UnsafeURLError as exc:
             err("url", str(exc), "write a site path such as `/about/`")
-    for alias in _as_list(data.get("aliases")):
-        try:
-            page.aliases.append(normalize_url_path(alias))
-        except UnsafeURLError as exc:
-            err("aliases", str(exc), "aliases are site paths such as `/old/path/`")
+    # jekyll-redirect-from's `redirect_from:` is what Hugo calls `aliases`: old URLs that redirect here.
+    for key in ("aliases", "redirect_from"):
+        for alias in _as_list(data.get(key)):
+            try:
+                page.aliases.append(normalize_url_path(alias))
+            except UnsafeURLError as exc:
+                err(key, str(exc), "aliases are site paths such as `/old/path/`")
 
     layout = data.get("layout")
     if layout is not None:
@@ -224,7 +233,10 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
             if values is not None and not isinstance(values, list | tuple | str | int | float):
                 err(key, "expected a list of names", f"write `{taxonomy}: [one, two]`")
                 continue
-            if isinstance(values, str) and "," in values:
+            split = dialect.split_terms(values) if isinstance(values, str) else None
+            if split is not None:
+                values = split
+            elif isinstance(values, str) and "," in values:
                 # `tags: hello, world` is one YAML string; the author meant two tags (Jekyll would split it too).
                 values = [v.strip() for v in values.split(",")]
                 names = ", ".join(v for v in values if v)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
+from collections.abc import Callable
 
 from sitegen.content.taxonomies import Term
 from sitegen.content.tree import ContentTree
@@ -15,15 +16,17 @@ WINDOW = 100
 """Per shared term, only the pages this close in date order are considered, so large sites stay linear."""
 
 
-def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]], limit: int = 5) -> list[str]:
-    """Up to `limit` sources sharing terms with `source`: highest score first, then newest, then path."""
+def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]], limit: int = 5,
+                  slug_of: Callable[[str], str] = term_slug) -> list[str]:
+    """Up to `limit` sources sharing terms with `source`: highest score first, then newest, then path.
+    `slug_of` is the site dialect's term slug (the one the taxonomies were collected with)."""
     page = tree.pages[source]
     order = tree.order
     scores: Counter[str] = Counter()
     for taxonomy, weight in WEIGHTS.items():
         terms = taxonomies.get(taxonomy, {})
         for value in page.taxonomies.get(taxonomy, []):
-            term = terms.get(term_slug(value))
+            term = terms.get(slug_of(value))
             if term is None:
                 continue
             members = term.pages
@@ -37,13 +40,14 @@ def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str
     return heapq.nsmallest(limit, scores, key=lambda s: (-scores[s], order.get(s, 0), s))
 
 
-def series_of(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]]) -> list[tuple[Term, list[str]]]:
+def series_of(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]],
+              slug_of: Callable[[str], str] = term_slug) -> list[tuple[Term, list[str]]]:
     """For each series the page belongs to: the term and its pages oldest first (part 1 first)."""
     page = tree.pages[source]
     terms = taxonomies.get("series", {})
     out = []
     for value in page.taxonomies.get("series", []):
-        term = terms.get(term_slug(value))
+        term = terms.get(slug_of(value))
         if term is not None:
             out.append((term, list(reversed(term.pages))))
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sitegen.content.tree import ContentTree
@@ -20,21 +21,22 @@ class Term:
     @property
     def url(self) -> str:
         """Site path of the term page (`/tags/deep-learning/`)."""
-        return f"/{self.taxonomy}/{self.slug}/"
+        return f"/{self.taxonomy}/{self.slug.replace('#', '%23')}/"
 
 
-def collect_taxonomies(tree: ContentTree, names: tuple[str, ...]) -> dict[str, dict[str, Term]]:
+def collect_taxonomies(tree: ContentTree, names: tuple[str, ...], slug_of: Callable[[str], str] = term_slug
+                       ) -> dict[str, dict[str, Term]]:
     """`{taxonomy: {slug: Term}}` over the published regular pages.
 
     `PyTorch` and `pytorch` are one term; the name shown is the one written in the first page by path order,
-    so it does not depend on dates or the file system.
+    so it does not depend on dates or the file system. `slug_of` is the site dialect's rule for term URLs.
     """
     result: dict[str, dict[str, Term]] = {name: {} for name in names}
     for source in sorted(tree.regular):
         page = tree.pages[source]
         for taxonomy in names:
             for value in page.taxonomies.get(taxonomy, []):
-                slug = term_slug(value)
+                slug = slug_of(value)
                 if not slug:
                     continue
                 term = result[taxonomy].setdefault(slug, Term(taxonomy, value.strip(), slug))

@@ -83,6 +83,7 @@ def normalize_url_path(url: str) -> str:
 
 def output_path_for(url_path: str) -> str:
     """The output file of a site path: `/a/` -> `a/index.html`, `/a.html` -> `a.html`, `/` -> `index.html`."""
+    url_path = url_path.replace("%23", "#")  # a term `c#` is served from `c#/` (its URL says `c%23`)
     if url_path.endswith("/"):
         return (url_path.lstrip("/") + "index.html") if url_path != "/" else "index.html"
     return url_path.lstrip("/")

@@ -26,8 +26,17 @@ class Dialect(Protocol):
         """Read the site's configuration into a SiteConfig, with warnings for what it could not map."""
         ...
 
-    def date_and_slug(self, stem: str) -> tuple[dt.datetime, str] | None:
-        """Naming rule: the date and slug a content file's name gives (`2024-03-10-title`), if any."""
+    def date_and_slug(self, source: str) -> tuple[dt.datetime, str] | None:
+        """Naming rule: the date and slug a content file's path (content-relative, `posts/2024-03-10-title.md`)
+        gives, if any."""
+        ...
+
+    def split_terms(self, text: str) -> list[str] | None:
+        """Taxonomy terms written as one string (`tags: a b`): the tool's split, or None for sitegen's own."""
+        ...
+
+    def term_slug(self, name: str) -> str:
+        """The URL segment of a taxonomy term (`C++` -> `c++` for Hugo's urlize)."""
         ...
 
     def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:

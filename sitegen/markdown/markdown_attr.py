@@ -93,3 +93,67 @@ def markdown_attr_plugin(md: MarkdownIt) -> None:
     """Parse the inside of `<tag markdown="1">…</tag>` blocks as Markdown."""
     md.block.ruler.before("html_block", "markdown_html", _markdown_html_block,
                           {"alt": ["paragraph", "reference", "blockquote"]})
+
+
+_IAL_ITEM = r"""(?:[.#][^\s{}.#="']+|[A-Za-z_:][\w:.-]*=(?:"[^"]*"|'[^']*'|[^\s{}"']+))"""
+_IAL = re.compile(rf"^\{{:[ \t]*+((?:{_IAL_ITEM}[ \t]*+)*)\}}[ \t]*$")
+"""kramdown's block IAL `{: .class #id key="v"}`, alone on its line: nothing else that starts with `{`
+(`{% raw %}`, `{{ x }}`, `{foo}`) is read as attributes."""
+_IAL_PART = re.compile(_IAL_ITEM)
+
+
+def ial_attributes(line: str) -> dict[str, str] | None:
+    """The attributes of a kramdown block IAL line (`{: .a .b #x k="v"}` -> class, id, k), else None."""
+    match = _IAL.match(line.strip())
+    if match is None:
+        return None
+    attrs: dict[str, str] = {}
+    for part in _IAL_PART.findall(match[1]):
+        if part[0] == ".":
+            attrs["class"] = f"{attrs['class']} {part[1:]}" if "class" in attrs else part[1:]
+        elif part[0] == "#":
+            attrs["id"] = part[1:]
+        else:
+            key, _, value = part.partition("=")
+            if key.casefold().startswith("on") or key.casefold() in ("href", "src", "style"):
+                continue  # no scripts or links slipped in through attributes
+            attrs[key] = value[1:-1] if value[:1] in ('"', "'") else value
+    return attrs
+
+
+def _ial_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A kramdown IAL line: right after a block (no blank line) it is that block's; else the next block's."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    attrs = ial_attributes(_line(state, start))
+    if attrs is None:
+        return False
+    if silent:
+        return True
+    target = None
+    if state.tokens and state.tokens[-1].nesting == -1:
+        level, index = 0, len(state.tokens) - 1
+        for index in range(len(state.tokens) - 1, -1, -1):
+            level += state.tokens[index].nesting
+            if level == 0:
+                break
+        opening = state.tokens[index]
+        if opening.map is not None and opening.map[1] == start:
+            target = opening
+    if target is None:
+        token = state.push("attrs_block", "", 0)  # mdit-py-plugins' attrs core rule hands it to the next block
+        token.attrs = dict(attrs)
+        token.map = [start, start + 1]
+    else:
+        for key, value in attrs.items():
+            old = target.attrGet(key) if key == "class" else None
+            target.attrSet(key, f"{old} {value}" if old else value)
+    state.line = start + 1
+    return True
+
+
+def kramdown_ial_plugin(md: MarkdownIt) -> None:
+    """kramdown block IALs (`{: .class}`) replace mdit-py-plugins' djot-style attribute lines (`{.class}`), which
+    took any `{...}` paragraph (`{% raw %}`, `{foo}`) for attributes and dropped it. Use after attrs_block_plugin,
+    whose core rule moves a leading IAL's attributes onto the next block."""
+    md.block.ruler.at("attr", _ial_block, {"alt": ["paragraph", "blockquote", "list"]})

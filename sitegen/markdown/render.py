@@ -21,8 +21,9 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from sitegen.config import MarkdownSettings
 from sitegen.content.urls import slugify
 from sitegen.errors import Diagnostic
+from sitegen.markdown.callouts import callouts_plugin
 from sitegen.markdown.highlight import highlight_code
-from sitegen.markdown.markdown_attr import markdown_attr_plugin
+from sitegen.markdown.markdown_attr import kramdown_ial_plugin, markdown_attr_plugin
 
 MORE = "<!--more-->"
 
@@ -92,7 +93,8 @@ class MarkdownRenderer:
         md.enable(["table", "strikethrough"])
         md.use(gfm_autolink_plugin)
         md.use(footnote_plugin).use(deflist_plugin).use(tasklists_plugin)
-        md.use(attrs_plugin).use(attrs_block_plugin).use(markdown_attr_plugin)
+        md.use(attrs_plugin).use(attrs_block_plugin).use(kramdown_ial_plugin).use(markdown_attr_plugin)
+        md.use(callouts_plugin)
         md.use(dollarmath_plugin, allow_space=False, allow_digits=False, renderer=_math_renderer)
         md.add_render_rule("fence", lambda _renderer, tokens, idx, options, env: self._render_fence(
             tokens, idx, options, env))

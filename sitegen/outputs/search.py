@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from sitegen.content.page import Page
 from sitegen.content.text import plain_text
-from sitegen.content.urls import term_slug
 from sitegen.memo import key_of
 from sitegen.outputs.context import OutputContext
 from sitegen.views import SiteState
@@ -85,7 +84,7 @@ def _term_names(state: SiteState, page: Page) -> list[str]:
     names: list[str] = []
     for taxonomy in ("categories", "tags"):
         terms = state.taxonomies.get(taxonomy, {})
-        slugs = dict.fromkeys(term_slug(v) for v in page.taxonomies.get(taxonomy, []))
+        slugs = dict.fromkeys(state.plan.dialect.term_slug(v) for v in page.taxonomies.get(taxonomy, []))
         names += [terms[s].name for s in slugs if s in terms]
     return names
 

@@ -26,7 +26,7 @@ def test_term_pages_with_cjk_and_spaced_names(make_site: MakeSite) -> None:
     result = build(site)
     assert "categories/深度学习/index.html" in result.files
     assert "tags/deep-learning/index.html" in result.files
-    assert "categories/paper-summary/index.html" in result.files
+    assert "categories/paper_summary/index.html" in result.files  # Hugo keeps `_` (issue 16)
     tags = html(result, "tags/index.html")
     assert "Deep Learning (1)" in tags and "PyTorch (2)" in tags and tags.count("pytorch") == 1
     assert 'href="/categories/%E6%B7%B1%E5%BA%A6%E5%AD%A6%E4%B9%A0/"' in html(result, "categories/index.html")

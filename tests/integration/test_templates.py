@@ -31,12 +31,10 @@ def test_section_template_before_kind_default(make_site: MakeSite) -> None:
     assert "<h1>P</h1>" in html(result, "posts/p/index.html")
 
 
-def test_missing_layout_lists_where_it_looked(make_site: MakeSite) -> None:
-    site = make_site({"content/a.md": "---\nlayout: nope\n---\n"})
-    with pytest.raises(SitegenError) as info:
-        build(site)
-    text = info.value.format()
-    assert "nope.html" in text and "layouts" in text and "content/a.md" in text
+def test_missing_layout_falls_back_to_the_kinds_template(make_site: MakeSite) -> None:
+    # Was an error; Hugo and Jekyll fall back to the default layout (issue 16 item 1).
+    site = make_site({"content/a.md": "---\nlayout: nope\n---\nText\n"})
+    assert "Text" in html(build(site), "a/index.html")
 
 
 def test_template_syntax_error_names_template_line(make_site: MakeSite) -> None:

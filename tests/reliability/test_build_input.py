@@ -30,7 +30,6 @@ ERROR_INPUTS = [
     ("content/e.md", f"---\n{BOMB}---\n", "content/e.md:"),
     ("content/e.md", b"---\ntitle: t\n---\n1\n2\n3\nbad \xff byte\n", "content/e.md:7:5: "),
     ("content/about.md", "---\nurl: /a/\n---\n", "content/"),
-    ("content/e.md", "---\nlayout: nope\n---\n", "content/e.md:"),
     ("content/e.md", "---\nlayout: ../../../etc/passwd\n---\n", "content/e.md:2:1: "),
     ("layouts/page.html", "ok\n{% for %}\n", "layouts/page.html:2"),
     ("layouts/page.html", "ok\n{{ page.missing.deeper }}\n", "layouts/page.html:2"),
@@ -191,10 +190,10 @@ def test_pages_claiming_one_output_name_both(make_site: MakeSite, files: dict[st
     assert all(name in text for name in names) and "same output" in text
 
 
-# 8
-def test_unknown_layout_lists_where_it_looked(make_site: MakeSite) -> None:
-    text = error_text(make_site({"content/a.md": "---\nlayout: nope\n---\n"}))
-    assert "nope.html" in text and "looked for" in text and "layouts" in text
+# 8 (issue 16: an unknown layout is no longer an error; Hugo and Jekyll fall back to the kind's template)
+def test_unknown_layout_falls_back_to_the_kinds_template(make_site: MakeSite) -> None:
+    result = build(make_site({"content/a.md": "---\nlayout: nope\n---\nText\n"}))
+    assert "Text" in result.files["a/index.html"].decode()
 
 
 def test_layout_outside_the_layouts_is_refused(make_site: MakeSite) -> None:

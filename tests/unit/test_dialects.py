@@ -30,9 +30,15 @@ class Braces:
     def load_config(self, site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
         return SiteConfig(title="Braces site", base_url="https://example.org/"), []
 
-    def date_and_slug(self, stem: str) -> tuple[dt.datetime, str] | None:
-        day, _, slug = stem.partition("_")
+    def date_and_slug(self, source: str) -> tuple[dt.datetime, str] | None:
+        day, _, slug = source.rpartition("/")[2].removesuffix(".md").partition("_")
         return (dt.datetime.strptime(day, "%Y%m%d").replace(tzinfo=dt.UTC), slug) if slug else None
+
+    def split_terms(self, text: str) -> list[str] | None:
+        return None
+
+    def term_slug(self, name: str) -> str:
+        return name.lower()
 
     def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
         notes = [Diagnostic("unknown tag", path=f"content/{source}", line=body_line + n)
@@ -47,8 +53,8 @@ def test_a_folder_without_another_tools_layout_is_read_as_sitegen(tmp_path: Path
 
 
 def test_native_names_follow_jekylls_dated_file_names() -> None:
-    assert NATIVE.date_and_slug("2024-03-10-hello") == (dt.datetime(2024, 3, 10, tzinfo=dt.UTC), "hello")
-    assert NATIVE.date_and_slug("hello") is None
+    assert NATIVE.date_and_slug("2024-03-10-hello.md") == (dt.datetime(2024, 3, 10, tzinfo=dt.UTC), "hello")
+    assert NATIVE.date_and_slug("hello.md") is None
     assert NATIVE.expand("{{< x >}}", "a.md", 3) == ("{{< x >}}", [])
 
 
