@@ -15,9 +15,8 @@ import secrets
 import tempfile
 from pathlib import Path
 
-import sitegen
 from sitegen.confine import outside
-from sitegen.memo import BuildMemo
+from sitegen.memo import BuildMemo, code_version
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 """Open the path itself, never what a link there points to (0 where the platform has no such flag)."""
@@ -51,7 +50,7 @@ def _secret() -> bytes:
 
 
 def _header() -> bytes:
-    return _FORMAT + b"\x00" + sitegen.__version__.encode() + b"\x00"
+    return _FORMAT + b"\x00" + code_version().encode() + b"\x00"
 
 
 def cache_path(site_dir: Path) -> Path:

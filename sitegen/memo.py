@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -72,10 +73,21 @@ def _exact(value: Any) -> Any:
     return _exact(_plain(value))
 
 
+@functools.cache
+def code_version() -> str:
+    """sitegen's version and a digest of its own code, read once per process: a memo or build cache written by
+    other code (a development install between two releases, a fork) is never reused."""
+    root = Path(sitegen.__file__).parent
+    h = hashlib.blake2b(sitegen.__version__.encode(), digest_size=16)
+    for path in sorted(root.rglob("*.py")):
+        h.update(b"\x00" + path.relative_to(root).as_posix().encode() + b"\x00" + path.read_bytes())
+    return f"{sitegen.__version__}+{h.hexdigest()}"
+
+
 def config_key(config: SiteConfig, dialect: str = "sitegen") -> str:
     """Everything that changes how pages parse and render: the configuration, the site's dialect and sitegen's
-    version."""
-    return digest(f"{sitegen.__version__}\x00{dialect}\x00{stable(config)}")
+    code (`code_version`)."""
+    return digest(f"{code_version()}\x00{dialect}\x00{stable(config)}")
 
 
 _PAGE_FIELDS = tuple(f.name for f in dataclasses.fields(Page) if f.name != "body")

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+import sitegen
+from sitegen import cache as cache_module
 from sitegen.build import BuildOptions, build_site
 from sitegen.cache import cache_path, load_memo, save_memo
 from sitegen.cli import main
-from sitegen.memo import BuildMemo
+from sitegen.memo import BuildMemo, code_version
 
 MakeSite = Callable[..., Path]
 
@@ -117,3 +119,21 @@ def test_no_cache_flag_and_clean(make_site: MakeSite, tmp_path: Path, monkeypatc
     assert main(["clean", "--source", str(site), "-q"]) == 0
     assert not (site / ".sitegen-cache").exists()
     assert sorted(p.name for p in (site / "public").iterdir()) == [".git", "CNAME"]
+
+
+def test_a_cache_written_by_other_sitegen_code_is_not_loaded(make_site: MakeSite, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between two releases the version stays the same while the code changes (a development install, a
+    fork): the cache is keyed by a digest of sitegen's code, so such a cache is never reused."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    site = make_site(SITE, layouts=False)
+    assert main(["build", "--source", str(site), "-q"]) == 0
+    assert load_memo(site) is not None
+    monkeypatch.setattr(cache_module, "code_version", lambda: "0.1.0+othercode")
+    assert load_memo(site) is None
+
+
+def test_code_version_names_the_release_and_digests_the_code() -> None:
+    version, _, code = code_version().partition("+")
+    assert version == sitegen.__version__ and len(code) == 32
+    assert code_version() is code_version()  # read once per process
