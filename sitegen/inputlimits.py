@@ -76,8 +76,14 @@ def _check_yaml(text: str) -> None:
                     raise _too_deep(mark.line + 1, mark.column + 1) if mark else _too_deep(1, 1)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-    except yaml.YAMLError:
-        return  # a syntax error before any excess depth: the loader reports it, at the same place
+    except yaml.YAMLError as exc:
+        if "nesting depth" not in str(exc):
+            return  # a syntax error before any excess depth: the loader reports it, at the same place
+        # libyaml 0.2.6+ (PyYAML 6.0.3+ wheels) stops at 1,000 levels, its scanner running ahead of the events
+        # counted above: find where the flow brackets pass our limit, else name libyaml's place.
+        _check_brackets(text, _JSON_SPECIALS, json=True)
+        mark = getattr(exc, "problem_mark", None)
+        raise (_too_deep(mark.line + 1, mark.column + 1) if mark else _too_deep(1, 1)) from None
 
 
 _JSON_SPECIALS = re.compile(r'[\[\]{}"\\]')
