@@ -71,8 +71,8 @@ class OutputOwners:
             parts = path.split("/")
             for depth in range(1, len(parts)):
                 folder = folded.get("/".join(parts[:depth]).casefold())
-                other = None if folder is None else self.owners[folder]
-                if folder is not None and other is not None:
+                if folder is not None:
+                    other = self.owners[folder]
                     case = "" if folder == "/".join(parts[:depth]) else \
                         " (the names differ only in case, the same name on macOS and Windows)"
                     errors.append(OutputError(
