@@ -76,7 +76,15 @@ def _check_yaml(text: str) -> None:
                     raise _too_deep(mark.line + 1, mark.column + 1) if mark else _too_deep(1, 1)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-    except yaml.YAMLError:
+    except yaml.YAMLError as exc:
+        # PyYAML 6.0.4's libyaml has a depth limit of its own, which its scanner (reading ahead of the events)
+        # can hit first: that is the same finding, said the same way.
+        # Count again over the text before that point, to name where the 101st level starts.
+        mark = getattr(exc, "problem_mark", None)
+        if "nesting depth" in str(getattr(exc, "problem", "") or ""):
+            if mark is not None and 0 < mark.index < len(text):
+                _check_yaml(text[:mark.index])
+            raise _too_deep(mark.line + 1, mark.column + 1) if mark else _too_deep(1, 1) from None
         return  # a syntax error before any excess depth: the loader reports it, at the same place
 
 
