@@ -77,13 +77,15 @@ def _check_yaml(text: str) -> None:
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError as exc:
-        if "nesting depth" not in str(exc):
-            return  # a syntax error before any excess depth: the loader reports it, at the same place
-        # libyaml 0.2.6+ (PyYAML 6.0.3+ wheels) stops at 1,000 levels, its scanner running ahead of the events
-        # counted above: find where the flow brackets pass our limit, else name libyaml's place.
-        _check_brackets(text, _JSON_SPECIALS, json=True)
+        # PyYAML 6.0.4's libyaml has a depth limit of its own, which its scanner (reading ahead of the events)
+        # can hit first: that is the same finding, said the same way.
+        # Count again over the text before that point, to name where the 101st level starts.
         mark = getattr(exc, "problem_mark", None)
-        raise (_too_deep(mark.line + 1, mark.column + 1) if mark else _too_deep(1, 1)) from None
+        if "nesting depth" in str(getattr(exc, "problem", "") or ""):
+            if mark is not None and 0 < mark.index < len(text):
+                _check_yaml(text[:mark.index])
+            raise _too_deep(mark.line + 1, mark.column + 1) if mark else _too_deep(1, 1) from None
+        return  # a syntax error before any excess depth: the loader reports it, at the same place
 
 
 _JSON_SPECIALS = re.compile(r'[\[\]{}"\\]')

@@ -59,7 +59,7 @@ def check_output_dir(out_dir: Path, site_dir: Path, *, clean: bool = False, repo
     Refused: the file-system root, the home folder, the site folder, a folder holding it, the site's own
     folders (content/, static/, layouts/, data/, themes/, archetypes/) and dot folders (.git, .github, the
     build cache) and anything inside them, any `.git` folder, a folder holding another repository below it,
-    and, for `--clean-output`, a repository checkout sitegen has never built into.
+    and, for `--clean-output`, a repository checkout or a folder of files sitegen has never built into.
     Both the path as given and the path after resolving links are checked. `repositories=False` skips the
     walk through the output that looks for other repositories (done once per build, before the lock is taken).
     """
@@ -131,9 +131,17 @@ def _holds_a_repository(out: Path, clean: bool) -> str | None:
         if folder != str(out) and ".git" in dirs + _names:
             return f"it holds another git repository ({Path(folder).relative_to(out)}/.git)"
         dirs[:] = [d for d in dirs if not d.startswith(".")]
-    if clean and (out / ".git").exists() and not (out / MANIFEST).is_file():
-        return ("it is a git checkout that sitegen has not built into, and --clean-output would delete "
-                "every file sitegen did not write; build once without --clean-output first")
+    if clean and not (out / MANIFEST).is_file():
+        if (out / ".git").exists():
+            return ("it is a git checkout that sitegen has not built into, and --clean-output would delete "
+                    "every file sitegen did not write; build once without --clean-output first")
+        # A folder of someone else's files (`--output ../thesis`, a sibling project without .git): no proof
+        # that it is an output at all. Dotfiles are kept by --clean-output, so they do not count.
+        foreign = sorted(name for name in os.listdir(out) if not name.startswith("."))
+        if foreign:
+            return (f"it holds files sitegen has not built into it ({', '.join(foreign[:3])}"
+                    f"{', ...' if len(foreign) > 3 else ''}), and --clean-output would delete every one of "
+                    "them; build once without --clean-output first (or empty the folder yourself)")
     return None
 
 

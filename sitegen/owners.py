@@ -7,6 +7,8 @@ feeds, the sitemap and alias redirects) and checks them here before anything is 
   instead of the later one silently replacing the earlier;
 - a file and a folder of the same name (`url: /v1.0` beside `static/v1.0/`, `slug: index.html` beside the
   home page) are an error naming both: one of them could only be written by deleting the other;
+- two paths that differ only in case (`About/index.html`, `about/index.html`; a file `Notes` and a folder
+  `notes/`) are an error naming both: on macOS and Windows one would replace the other;
 - a path that is not a plain relative path inside the output, or lies under a dot folder other than
   `.well-known/` (`url: /.git/HEAD`), is an error naming its owner.
 
@@ -46,9 +48,19 @@ class OutputOwners:
                     hint="give one of them another url/slug/alias, or rename or remove the other file"))
 
     def check(self) -> list[SitegenError]:
-        """Every error: double claims (found while claiming), unsafe paths, and files standing where another
-        claim needs a folder."""
+        """Every error: double claims (found while claiming), paths differing only in case, unsafe paths, and
+        files standing where another claim needs a folder."""
         errors = list(self.errors)
+        folded: dict[str, str] = {}
+        for path in sorted(self.owners):
+            other = folded.setdefault(path.casefold(), path)
+            if other != path:
+                errors.append(OutputError(
+                    f"the output files `{other}` (from {self.owners[other]}) and `{path}` (from {self.owners[path]}) "
+                    "differ only in case: on macOS and Windows one would replace the other",
+                    path=_located(self.owners[path]) or _located(self.owners[other]),
+                    hint="rename one of them (or give the page another url/slug) so that the names differ in "
+                         "more than case"))
         for path in sorted(self.owners):
             problem = path_problem(path)
             if problem is not None:
@@ -58,12 +70,14 @@ class OutputOwners:
         for path in sorted(self.owners):
             parts = path.split("/")
             for depth in range(1, len(parts)):
-                folder = "/".join(parts[:depth])
-                other = self.owners.get(folder)
-                if other is not None:
+                folder = folded.get("/".join(parts[:depth]).casefold())
+                if folder is not None:
+                    other = self.owners[folder]
+                    case = "" if folder == "/".join(parts[:depth]) else \
+                        " (the names differ only in case, the same name on macOS and Windows)"
                     errors.append(OutputError(
                         f"`{folder}` would be both a file (from {other}) and a folder holding `{path}` "
-                        f"(from {self.owners[path]})", path=_located(other) or _located(self.owners[path]),
+                        f"(from {self.owners[path]}){case}", path=_located(other) or _located(self.owners[path]),
                         hint="give one of them another url/slug (a page's url ending in `/` is a folder)"))
                     break
         return errors

@@ -178,6 +178,27 @@ def test_a_pages_checkout_is_a_fine_output_and_its_git_is_never_touched(make_sit
     assert (out / ".git/HEAD").read_text() == "ref: refs/heads/gh-pages\n"
 
 
+def test_clean_output_refuses_a_folder_sitegen_never_built_into(make_site: MakeSite,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # `--output ../thesis --clean-output` (a typo, a sibling project without .git): no manifest, no proof.
+    site = make_site(PAGES)
+    out = site.parent / "thesis"
+    out.mkdir()
+    (out / "thesis.tex").write_text("three years of work")
+    (out / ".nojekyll").write_text("")
+    before = tree_digest(out)
+    assert main(["build", "--source", str(site), "--output", str(out), "--clean-output"]) == 1
+    err = capsys.readouterr().err
+    assert "has not built into" in err and "thesis.tex" in err, err
+    assert tree_digest(out) == before
+    empty = site.parent / "fresh"
+    (empty / ".nojekyll").parent.mkdir()
+    (empty / ".nojekyll").write_text("")
+    assert main(["build", "--source", str(site), "--output", str(empty), "-q", "--clean-output"]) == 0
+    assert main(["build", "--source", str(site), "--output", str(out), "-q"]) == 0
+    assert (out / "thesis.tex").read_text() == "three years of work"
+
+
 def test_an_output_inside_a_file_is_a_message(make_site: MakeSite, capsys: pytest.CaptureFixture[str]) -> None:
     site = make_site(PAGES)
     assert main(["build", "--source", str(site), "--output", str(site / "sitegen.yaml/out")]) == 1

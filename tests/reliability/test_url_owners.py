@@ -103,3 +103,18 @@ def test_well_known_static_files_are_still_published(make_site: MakeSite) -> Non
     site = make_site({"content/a.md": "---\ntitle: A\n---\nA\n", "static/.well-known/security.txt": "Contact: x\n"})
     assert main(["build", "--source", str(site), "--quiet"]) == 0
     assert (site / "public/.well-known/security.txt").read_text() == "Contact: x\n"
+
+
+@pytest.mark.parametrize(("files", "first", "second"), [
+    ({"content/about.md": "---\ntitle: A\n---\nA", "static/About/index.html": "x"},
+     "static/About/index.html", "content/about.md"),
+    ({"static/css/Main.css": "x"}, "css/Main.css", "css/main.css"),
+    ({"static/Notes": "a file", "content/notes/n.md": "---\ntitle: N\n---\nN"}, "static/Notes", "notes/n/index.html"),
+])
+def test_paths_differing_only_in_case_are_an_error(files: dict[str, str], first: str, second: str,
+                                                  make_site: MakeSite, capsys: pytest.CaptureFixture[str]) -> None:
+    # On macOS and Windows (case-insensitive file systems) one would silently replace the other, or a file would
+    # stand where a folder must go; the site must build the same everywhere.
+    site = make_site(files)
+    err = build_fails(site, capsys)
+    assert first in err and second in err and "case" in err, err
