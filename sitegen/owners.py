@@ -84,6 +84,7 @@ class OutputOwners:
 
 
 def _located(label: str) -> str | None:
-    """The file to name at the start of the message: a site file's path, not a description."""
+    """The file to name at the start of the message: a site file's path, not a description or the key of a
+    generated page (`_taxonomies/tags`)."""
     first = label.split(" ", 1)[0]
-    return first if "/" in first and not label.startswith(("the ", "a ")) else None
+    return first if "/" in first and not label.startswith(("the ", "a ", "_")) else None

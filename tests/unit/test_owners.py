@@ -48,4 +48,6 @@ def test_a_description_is_not_taken_for_a_file_name() -> None:
     owners = OutputOwners()
     owners.claim(["sitemap.xml"], "the generated sitemap file")
     owners.claim(["sitemap.xml"], "the theme's static/sitemap.xml")
-    assert [e.path for e in owners.check()] == [None]
+    owners.claim(["tags/index.html"], "_taxonomies/tags")
+    owners.claim(["tags/index.html"], "the generated tags file")
+    assert [e.path for e in owners.check()] == [None, None]
