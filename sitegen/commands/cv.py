@@ -20,13 +20,29 @@ from sitegen.cv.source import cv_options, discover_bibtex, discover_cvs
 from sitegen.dialects import load_site_config
 from sitegen.errors import ContentError, raise_if_any
 
+FORMATS = ("html", "pdf", "json", "md")
+
+
+def output_format(requested: str | None, output: Path | None) -> str:
+    """The CV format: `--format`, else the output file's extension, else pdf; a format that contradicts a
+    known extension (`-o cv.json --format pdf`) is refused rather than written under the wrong name."""
+    suffix = output.suffix.lower().lstrip(".") if output is not None else ""
+    implied = {"htm": "html", "markdown": "md"}.get(suffix, suffix)
+    if requested is None:
+        return implied if implied in FORMATS else "pdf"
+    if implied in FORMATS and implied != requested:
+        raise ContentError(f"--format {requested} does not match the output file {output}",
+                           hint=f"use --format {implied}, or name the file *.{requested}")
+    return requested
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Flags of `sitegen cv`."""
     parser.add_argument("action", nargs="?", choices=["make", "schema"], default="make",
                         help="`schema` prints the JSON Schema of the CV format")
     parser.add_argument("--source", "-s", type=Path, default=Path("."), help="site folder (default: .)")
-    parser.add_argument("--format", "-f", choices=["html", "pdf", "json", "md"], default="pdf")
+    parser.add_argument("--format", "-f", choices=FORMATS, default=None,
+                        help="default: from the -o file's extension (.html, .pdf, .json, .md), else pdf")
     parser.add_argument("--variant", default="", help="a variant from cv.variants in sitegen.yaml")
     parser.add_argument("--lang", default=None, help="language of the CV (data/cv.<lang>.yaml)")
     parser.add_argument("--output", "-o", type=Path, default=None, help="file to write (default: stdout)")
@@ -37,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "schema":
         data = (json.dumps(json_schema(), indent=2) + "\n").encode()
         return _emit(data, args.output)
+    args.format = output_format(args.format, args.output)
     if args.format == "pdf" and args.output is None and sys.stdout.isatty():
         args.output = Path(f"cv{'-' + args.variant if args.variant else ''}.pdf")
         if args.output.is_symlink() or (args.output.exists() and not args.output.is_file()):

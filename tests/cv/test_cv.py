@@ -219,6 +219,21 @@ def test_pdftotext_sees_every_chinese_glyph(make_site: MakeSite, tmp_path: Path)
     assert "NotoSansSC" in fonts and " no " not in fonts.split("\n", 2)[2]
 
 
+def test_sitegen_cv_takes_the_format_from_the_output_name_and_refuses_a_mismatch(
+        make_site: MakeSite, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = site_with_cv(make_site)
+    assert main(["cv", "--source", str(site), "-o", str(tmp_path / "cv.json")]) == 0
+    assert json.loads((tmp_path / "cv.json").read_text())["basics"]["name"] == "Ada Lin"
+    assert main(["cv", "--source", str(site), "-o", str(tmp_path / "cv.md")]) == 0
+    assert (tmp_path / "cv.md").read_text().startswith("# Ada Lin")
+    assert main(["cv", "--source", str(site), "-o", str(tmp_path / "resume")]) == 0
+    assert (tmp_path / "resume").read_bytes().startswith(b"%PDF")
+    capsys.readouterr()
+    assert main(["cv", "--source", str(site), "--format", "pdf", "-o", str(tmp_path / "x.json")]) == 1
+    assert "--format pdf does not match the output file" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()
+
+
 def test_build_cv_model_formats_dates() -> None:
     cv = build_cv({"basics": {"name": "A"}, "work": [{"position": "X", "startDate": "2015-09",
                                                       "endDate": "2016"}]}, "en", [])
