@@ -51,8 +51,9 @@ class OutputOwners:
         """Every error: double claims (found while claiming), paths differing only in case, unsafe paths, and
         files standing where another claim needs a folder."""
         errors = list(self.errors)
+        paths = sorted(self.owners)
         folded: dict[str, str] = {}
-        for path in sorted(self.owners):
+        for path in paths:
             other = folded.setdefault(path.casefold(), path)
             if other != path:
                 errors.append(OutputError(
@@ -61,13 +62,13 @@ class OutputOwners:
                     path=_located(self.owners[path]) or _located(self.owners[other]),
                     hint="rename one of them (or give the page another url/slug) so that the names differ in "
                          "more than case"))
-        for path in sorted(self.owners):
+        for path in paths:
             problem = path_problem(path)
             if problem is not None:
                 errors.append(OutputError(f"cannot write the output file `{path}`: {problem}",
                                           path=_located(self.owners[path]),
                                           hint="change the page's url, slug or aliases (or rename the file)"))
-        for path in sorted(self.owners):
+        for path in paths:
             parts = path.split("/")
             for depth in range(1, len(parts)):
                 folder = folded.get("/".join(parts[:depth]).casefold())
