@@ -14,6 +14,7 @@ import dataclasses
 import datetime as dt
 import functools
 import pickle
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,45 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     """Run the whole pipeline; raises SitegenError/ErrorGroup with every error of the failing phase.
 
     `memo` carries parsed pages and rendered Markdown from a previous build (dev server, build cache).
+    Messages name files as they are in the site folder (`_posts/x.md` of a Jekyll site, not its content path).
     """
+    labels: dict[str, str] = {}
+    try:
+        result = _build_site(options, memo, labels)
+    except SitegenError as exc:
+        raise relabel_error(exc, labels) from None
+    result.warnings[:] = [relabel(w, labels) for w in result.warnings]
+    return result
+
+
+def relabel(warning: Diagnostic, labels: dict[str, str]) -> Diagnostic:
+    """A warning naming a file read in place by its own path (`content/posts/x.md` -> `_posts/x.md`)."""
+    if not labels or warning.path is None:
+        return warning
+    return dataclasses.replace(warning, path=labels.get(warning.path, warning.path),
+                               message=_relabel_text(warning.message, labels))
+
+
+def relabel_error(exc: SitegenError, labels: dict[str, str]) -> SitegenError:
+    """`relabel` for an error (and every error of a group), in place."""
+    if labels:
+        for err in exc.errors if isinstance(exc, ErrorGroup) else [exc]:
+            err.path = labels.get(err.path or "", err.path)
+            err.message = _relabel_text(err.message, labels)
+            err.args = (err.message,)
+    return exc
+
+
+def _relabel_text(text: str, labels: dict[str, str]) -> str:
+    if "content/" not in text and "data/" not in text:
+        return text
+    for word in sorted(set(re.findall(r"(?:content|data)/[^\s`'\",:]+", text)), key=len, reverse=True):
+        if word in labels:
+            text = text.replace(word, labels[word])
+    return text
+
+
+def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str, str]) -> BuildResult:
     started = time.perf_counter()
     site_dir = options.source
     dialect = detect_dialect(site_dir)
@@ -76,7 +115,9 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     memo.begin(config_key(config, dialect.name))
     themes = theme_dirs(site_dir, config.theme)
     # 1. Gather: discover and parse every source (all errors of the phase together).
-    sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside)
+    sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside, layout=config.layout)
+    labels.update(sources.labels)
+    warnings.extend(_skipped_note(sources, config, dialect.name))
     pages, data, cvs, publications = _parse_sources(sources, config, dialect, site_dir, memo)
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
@@ -113,6 +154,23 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
                        pages=len(page_files), seconds=time.perf_counter() - started, sources=origins,
                        state=state, basis=basis)
+
+
+def _skipped_note(sources: Sources, config: SiteConfig, tool: str) -> list[Diagnostic]:
+    """One note naming what of another tool's layout the build does not read, so that nothing is dropped without
+    a word; and an error-level warning when no page at all was found."""
+    bib_folders = {p.split("/")[0] + "/" for p in config.cv.get("bibtex") or []}
+    skipped = [s for s in sources.skipped if s not in bib_folders and not re.fullmatch(r"_config[\w.-]*\.ya?ml", s)]
+    notes = []
+    if skipped:
+        notes.append(Diagnostic(
+            f"not read: {len(skipped)} {tool} files and folders that sitegen does not run (templates, includes, "
+            f"styles, plugins, pages written in Liquid HTML): {', '.join(skipped)}", path=config.path,
+            hint="sitegen's theme renders the pages; `sitegen import jekyll` converts what you need of these"))
+    if not config.layout.content_dir and not sources.pages:
+        notes.append(Diagnostic(f"no Markdown page with front matter was found in this {tool} site",
+                                path=config.path, hint="Jekyll renders only files that start with a `---` line"))
+    return notes
 
 
 def _output_owners(site_dir: Path, sources: Sources, plan: SitePlan, pages: dict[str, bytes],

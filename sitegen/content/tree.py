@@ -205,7 +205,9 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
     urls: dict[str, str] = {}
     section_of: dict[str, str] = {}
     claimed: dict[str, str] = {}
-    for source in sorted(by_source):
+    # Pages written by hand first: a folder's generated list page gives way to a page at its URL
+    # (`publications.md` beside `publications/`, Jekyll's `permalink: /`), which becomes the folder's page.
+    for source in sorted(by_source, key=lambda s: (by_source[s].generated, s)):
         page = by_source[source]
         folder = posixpath.dirname(source) if page.kind != "page" else page.folder
         section = _nearest_section(folder, keys) if page.kind == "page" else folder
@@ -215,6 +217,9 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
             errors.append(ContentError(str(exc), path=f"content/{source}", hint="fix the permalink pattern"))
             continue
         out = output_path_for(url).casefold()
+        if out in claimed and page.generated and page.kind in ("home", "section"):
+            sections[folder].page = claimed[out]
+            continue
         if out in claimed:
             errors.append(ContentError(
                 f"two pages write the same output `{output_path_for(url)}`: content/{claimed[out]} and "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from sitegen.config import SiteConfig
 from sitegen.errors import Diagnostic
@@ -42,4 +42,9 @@ class Dialect(Protocol):
     def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
         """In-content syntax expanded before Markdown (shortcodes, Liquid tags), with file:line warnings for
         what could not be expanded. `body_line` is the file line of the body's first line."""
+        ...
+
+    def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
+        """A page's front matter as its tool sees it (its defaults applied, the URL its permalink rules give written
+        as `url`), before sitegen reads it; sitegen's own dialect returns it unchanged."""
         ...

@@ -12,6 +12,7 @@ import posixpath
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sitegen.config import SiteConfig, find_config, load_config
 from sitegen.dialects.jekyll import date_from_filename
@@ -73,6 +74,10 @@ class NativeDialect:
     def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
         """Nothing to expand: sitegen pages are Markdown (with the attributes the renderer reads)."""
         return body, []
+
+    def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
+        """sitegen reads front matter as written."""
+        return data
 
 
 NATIVE = NativeDialect()
