@@ -273,13 +273,13 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     rendered: dict[str, Rendered] = {}
     for source in plan.content:
         page = tree.pages[source]
-        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.for_page(source))
+        cached = memo.cached_markdown(source, page.body + plan.expand_key, page.body_line, resolver.for_page(source))
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]
     for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs).items():
         page = tree.pages[source]
-        memo.store_markdown(source, page.body, page.body_line, result, links)
+        memo.store_markdown(source, page.body + plan.expand_key, page.body_line, result, links)
         rendered[source] = result
     summaries: dict[str, str] = {}
     warnings: list[Diagnostic] = []

@@ -25,8 +25,9 @@ from sitegen.cv.publication import Publication
 from sitegen.cv.pubpage import PublicationList, plan_publications
 from sitegen.cv.site import CVPlan, plan_cv
 from sitegen.cv.source import CVOptions, CVSource
-from sitegen.dialects import NATIVE, Dialect
+from sitegen.dialects import NATIVE, Dialect, SiteFacts
 from sitegen.errors import ContentError, SitegenError, raise_if_any
+from sitegen.memo import key_of
 
 NOT_FOUND = "_special/404"
 """Source key of the generated 404 page."""
@@ -57,6 +58,9 @@ class SitePlan:
     """Extra template context per page source (`cv` on CV pages, `publications` on publications pages)."""
     intros: dict[str, str]
     """Generated page -> content page whose rendered Markdown it shows (a CV page's introduction)."""
+    expand_key: str = ""
+    """A digest of what the dialect's expansion reads of the site (`SiteFacts`), part of the key of each page's
+    rendered Markdown (`""` when it reads nothing)."""
 
 
 def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
@@ -78,9 +82,32 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies)
     tree = _with_pages(tree, listing_pages, listing_urls)
     raise_if_any(url_collisions(tree.urls, generated=set(listing_pages)))
+    page_context = {**cv_plan.context, **pubs.context}
+    facts = site_facts(config, tree, content, data, urls, page_context)
+    bound = dialect.for_site(facts)
     return SitePlan(config=config, tree=tree, content=content, taxonomies=taxonomies, listing_terms=listing_terms,
-                    data=data, urls=urls, dialect=dialect, build_date=build_date, cv=cv_plan, publications=pubs.listing,
-                    page_context={**cv_plan.context, **pubs.context}, intros=dict(cv_plan.intros))
+                    data=data, urls=urls, dialect=bound, build_date=build_date, cv=cv_plan, publications=pubs.listing,
+                    page_context=page_context, intros=dict(cv_plan.intros),
+                    expand_key="" if bound is dialect else key_of("site-facts", facts))
+
+
+def site_facts(config: SiteConfig, tree: ContentTree, content: tuple[str, ...], data: dict[str, Any],
+               urls: UrlHelper, page_context: Mapping[str, Mapping[str, Any]]) -> SiteFacts:
+    """What in-content syntax may read of the planned site: every content page's variables and URL, and where
+    each BibTeX entry is shown (the first publications page)."""
+    pages: dict[str, dict[str, Any]] = {}
+    for source in content:
+        page = tree.pages[source]
+        pages[source] = {**page.params, **page.taxonomies, "title": page.title, "url": urls.url(tree.urls[source]),
+                         "date": page.date, "description": page.description, "layout": page.layout or "",
+                         "path": source}
+    citations: dict[str, str] = {}
+    for source, context in sorted(page_context.items()):
+        listing = context.get("publications")
+        for entry in getattr(listing, "entries", []):
+            citations.setdefault(entry.key, f"{tree.urls[source]}#{entry.id}")
+    return SiteFacts(config=config, data=data, pages=pages, urls={s: tree.urls[s] for s in content},
+                     citations=citations)
 
 
 def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]]

@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from sitegen.config import SiteConfig
 from sitegen.errors import Diagnostic
+
+
+@dataclass(frozen=True)
+class SiteFacts:
+    """What in-content syntax may read of the planned site (Liquid's `site` and `page`, links between pages):
+    known only once the content tree is planned, before any page renders."""
+
+    config: SiteConfig
+    data: dict[str, Any] = field(default_factory=dict)
+    """`site.data`."""
+    pages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Content source -> the page's variables (`title`, `url`, `date`, `tags`, its other front matter)."""
+    urls: dict[str, str] = field(default_factory=dict)
+    """Content source -> its URL without the base path (`/posts/x/`)."""
+    citations: dict[str, str] = field(default_factory=dict)
+    """BibTeX key -> the URL of its entry on the publications page, without the base path."""
 
 
 class Dialect(Protocol):
@@ -47,4 +64,9 @@ class Dialect(Protocol):
     def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
         """A page's front matter as its tool sees it (its defaults applied, the URL its permalink rules give written
         as `url`), before sitegen reads it; sitegen's own dialect returns it unchanged."""
+        ...
+
+    def for_site(self, facts: SiteFacts) -> Dialect:
+        """The dialect bound to the planned site, for `expand` (Liquid reads `site.*`, `{% link %}` other pages);
+        a dialect whose expansion reads nothing of the site returns itself."""
         ...

@@ -9,17 +9,20 @@ categories written as one space-separated string, term URLs made by Jekyll's `sl
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import posixpath
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sitegen.config import SiteConfig, find_config
 from sitegen.dialects import jekyll_urls
+from sitegen.dialects.base import SiteFacts
 from sitegen.dialects.jekyll_config import read_config
+from sitegen.dialects.liquid import LiquidContext, expand_liquid
 from sitegen.errors import Diagnostic
 
 _DATED_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
@@ -52,6 +55,10 @@ class JekyllDialect:
     """A site laid out for Jekyll (`_config.yml`)."""
 
     name: str = "jekyll"
+    facts: SiteFacts | None = field(default=None, compare=False, repr=False)
+    """The planned site, once bound (`for_site`): what Liquid in content reads."""
+    context: LiquidContext = field(default_factory=LiquidContext, compare=False, repr=False)
+    """Liquid's `site`, links and citations (made once per build by `for_site`; `page` is set per page)."""
 
     def detect(self, site_dir: Path) -> bool:
         """`_config.yml` without a `sitegen.yaml` (a site that has both was converted: sitegen's rules apply)."""
@@ -78,8 +85,28 @@ class JekyllDialect:
         return jekyll_slugify(name)
 
     def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
-        """Liquid is not expanded yet: the text stays as written."""
-        return body, []
+        """Liquid in the page expanded (`liquid.expand_liquid`) with the site and page it reads."""
+        page = self.facts.pages.get(source, {}) if self.facts else {}
+        return expand_liquid(body, f"content/{source}", body_line,
+                             context=dataclasses.replace(self.context, page=page))
+
+    def for_site(self, facts: SiteFacts) -> JekyllDialect:
+        """Bound to the planned site: Liquid's `site` is `_config.yml` with `data`, `posts`, `pages`, `baseurl`."""
+        config = facts.config
+        site = dict(config.dialect_settings.get("site", {}))
+        posts = [v for s, v in facts.pages.items() if s.startswith("posts/") and "/drafts/" not in s]
+        posts.sort(key=lambda p: str(p.get("date") or ""), reverse=True)
+        site.update({"data": facts.data, "posts": posts, "pages": [v for s, v in facts.pages.items()
+                                                                   if not s.startswith("posts/")],
+                     "baseurl": config.base_path.rstrip("/"), "url": config.site_origin,
+                     "title": config.title, "description": config.description})
+        settings = config.dialect_settings
+        context = LiquidContext(
+            site=site, base_path=config.base_path, origin=config.site_origin, citations=facts.citations,
+            links={_real_path(s, settings)[0]: url for s, url in facts.urls.items()},
+            posts={posixpath.splitext(posixpath.basename(s))[0]: url for s, url in facts.urls.items()
+                   if s.startswith("posts/")})
+        return JekyllDialect(facts=facts, context=context)
 
     def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
         """Jekyll's view of a page: its `defaults` applied (front matter wins), a draft from `_drafts/` marked as

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sitegen.config import SiteConfig, find_config, load_config
+from sitegen.dialects.base import SiteFacts
 from sitegen.dialects.jekyll import date_from_filename
 from sitegen.errors import Diagnostic
 
@@ -78,6 +79,10 @@ class NativeDialect:
     def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
         """sitegen reads front matter as written."""
         return data
+
+    def for_site(self, facts: SiteFacts) -> NativeDialect:
+        """Nothing to bind: sitegen's expansion reads nothing of the site."""
+        return self
 
 
 NATIVE = NativeDialect()

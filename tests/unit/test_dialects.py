@@ -49,6 +49,9 @@ class Braces:
     def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
         return data
 
+    def for_site(self, facts: Any) -> Braces:
+        return self
+
 
 def test_a_folder_without_another_tools_layout_is_read_as_sitegen(tmp_path: Path) -> None:
     assert detect_dialect(tmp_path) is NATIVE
