@@ -20,7 +20,9 @@ from typing import Any
 
 from sitegen.content.urls import is_site_path
 
-SITE_FIELDS = frozenset({"selected", "pdf", "code", "slides", "award", "award_name", "abstract", "tags", "html"})
+SITE_FIELDS = frozenset({"selected", "pdf", "code", "slides", "award", "award_name", "abstract", "tags", "html",
+                         "abbr", "bibtex_show", "preview", "supp", "altmetric", "dimensions", "google_scholar_id",
+                         "inspirehep_id", "website", "poster", "blog"})
 """Fields that only steer how sitegen shows an entry; left out of the BibTeX shown for citing it."""
 TYPES = {
     "article": "journal", "inproceedings": "conference", "conference": "conference", "phdthesis": "thesis",
@@ -64,6 +66,9 @@ class Publication:
     path: str = ""
     """Where it was written (`data/papers.bib`), for messages."""
     line: int = 0
+    extra: tuple[tuple[str, str], ...] = ()
+    """al-folio's other fields, as written or made site paths (`abbr`, `bibtex_show`, `preview`, `html`, `supp`,
+    `altmetric`, `dimensions`, `poster`, `website`...), for themes that show them."""
 
     @property
     def year(self) -> str:
@@ -108,7 +113,7 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
                          "write the DOI alone, e.g. `doi = {10.1145/3600006.3613165}`"))
     links: dict[str, str] = {}
     for name in ("url", "pdf", "code", "slides"):
-        value = get(name, "") or (get("html", "") if name == "url" else "")
+        value = _al_folio_path(name, get(name, "")) or (get("html", "") if name == "url" else "")
         if value and not (re.fullmatch(r"https?://\S+", value) or (is_site_path(value) and " " not in value)):
             problems.append((name, f"`{name} = {{{value}}}` is not a link",
                              "write a full URL (https://...) or a path on this site (/papers/remat.pdf)"))
@@ -123,8 +128,26 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
         type=kind_type, date=date, doi=doi, arxiv=arxiv, url=links["url"], pdf=links["pdf"],
         code=links["code"], slides=links["slides"], award=get("award_name") or get("award", ""),
         selected=selected in _TRUE, summary=get("abstract", ""), tags=tuple(dict.fromkeys(tags)),
-        publisher=get("publisher", ""), bibtex=bibtex, path=path, line=line)
+        publisher=get("publisher", ""), bibtex=bibtex, path=path, line=line,
+        extra=tuple((name, _al_folio_path(name, get(name, ""))) for name in sorted(AL_FOLIO_EXTRA) if get(name)))
     return publication, problems
+
+
+AL_FOLIO_FOLDERS = {"pdf": "/assets/pdf/", "supp": "/assets/pdf/", "poster": "/assets/pdf/", "slides": "/assets/pdf/",
+                    "preview": "/assets/img/publication_preview/"}
+"""Where al-folio keeps the files its BibTeX fields name by file name alone (`pdf = {paper.pdf}`)."""
+AL_FOLIO_EXTRA = frozenset({"abbr", "bibtex_show", "preview", "html", "supp", "altmetric", "dimensions",
+                            "google_scholar_id", "inspirehep_id", "website", "poster", "blog"})
+"""al-folio's fields that sitegen keeps in `Publication.extra`."""
+
+
+def _al_folio_path(name: str, value: str) -> str:
+    """A file named alone in an al-folio field (`paper.pdf`) as the site path al-folio gives it
+    (`/assets/pdf/paper.pdf`); anything else as written."""
+    value = value.strip()
+    if name in AL_FOLIO_FOLDERS and value and "/" not in value and ":" not in value and " " not in value:
+        return AL_FOLIO_FOLDERS[name] + value
+    return value
 
 
 def _arxiv(fields: dict[str, str]) -> str:

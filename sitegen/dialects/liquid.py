@@ -11,6 +11,7 @@ escaped text, with one warning per name. Then python-liquid renders what is Liqu
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import html
 import json
@@ -30,8 +31,39 @@ LIQUID_TAGS = frozenset({"if", "elsif", "else", "endif", "unless", "endunless", 
                          "increment", "decrement", "cycle", "comment", "endcomment", "raw", "endraw", "echo",
                          "liquid"})
 """Liquid's own tags: python-liquid renders them."""
-_TAG = re.compile(r"\{%-?\s*(\w+)(.*?)-?%\}", re.S)
-_ARG = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
+_NAME = re.compile(r"-?\s*(\w+)")
+_ARG = re.compile(r"""(?<![\w-])([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
+
+
+@dataclass(frozen=True)
+class Tag:
+    """One `{% name args %}` of a text, with its place."""
+
+    start: int
+    end: int
+    name: str
+    args: str
+
+    def text(self, body: str) -> str:
+        """The tag as written."""
+        return body[self.start:self.end]
+
+
+def tags(body: str) -> list[Tag]:
+    """Every `{% ... %}` tag of a text, in order (a tokenizer: linear, positions kept). A `{%` that is never closed
+    ends the scan, as it ends Liquid's."""
+    found: list[Tag] = []
+    pos = body.find("{%")
+    while pos != -1:
+        close = body.find("%}", pos + 2)
+        if close == -1:
+            break
+        inner = body[pos + 2:close].rstrip("-").rstrip()
+        name = _NAME.match(inner)
+        if name is not None:
+            found.append(Tag(pos, close + 2, name.group(1), inner[name.end():].strip()))
+        pos = body.find("{%", close + 2)
+    return found
 
 
 @dataclass(frozen=True)
@@ -89,58 +121,67 @@ def _jekyll_tags(body: str, context: LiquidContext, warn: Callable[[str, int, st
     pos = 0
     raw_depth = False
     fences: list[str] = []
-    for match in _TAG.finditer(body):
-        name, args = match.group(1), match.group(2).strip()
+    all_tags = tags(body)
+    ends = [t.start for t in all_tags if t.name == "endhighlight"]
+    for match in all_tags:
+        name, args = match.name, match.args
         if raw_depth:
             raw_depth = name != "endraw"
             continue
-        out.append(body[pos:match.start()])
-        pos = match.end()
+        out.append(body[pos:match.start])
+        pos = match.end
         if name == "raw":
             raw_depth = True
-            out.append(match.group(0))
+            out.append(match.text(body))
             continue
         if name in LIQUID_TAGS:
-            out.append(match.group(0))
-        elif name == "highlight":
+            out.append(match.text(body))
+        elif name == "highlight" and bisect.bisect_left(ends, pos) < len(ends) and not fences:
             # A fenced code block (escaped, highlighted by sitegen); Liquid inside still runs, as in Jekyll.
             lang = args.split()[0] if args.split() else ""
-            end = re.compile(r"\{%-?\s*endhighlight\s*-?%\}").search(body, pos)
-            code = body[pos:end.start() if end else len(body)]
+            code = body[pos:ends[bisect.bisect_left(ends, pos)]]
             fences.append("`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0)))
             out.append(fences[-1] + lang + ("" if code.startswith("\n") else "\n"))
         elif name == "endhighlight" and fences:
-            out.append(("" if body[:match.start()].endswith("\n") else "\n") + fences.pop())
+            out.append(("" if body[match.start - 1:match.start] == "\n" else "\n") + fences.pop())
         elif name == "link":
             target = args.strip("\"' ")
             url = context.links.get(target.lstrip("/"))
             if url is None and not target.lower().endswith((".md", ".markdown", ".html")):
                 url = "/" + target.lstrip("/")  # a static file (`/assets/cv.pdf`), copied at its own path
             if url is None:
-                warn(f"link {args}", match.start(), f"`{{% link {args} %}}`: no page at `{args}`",
+                warn(f"link {args}", match.start, f"`{{% link {args} %}}`: no page at `{args}`",
                      "give the page's path from the site folder, e.g. `_posts/2024-01-02-title.md`")
                 url = args
             out.append(url)  # as GitHub Pages' Jekyll 3 writes it; a Markdown link gets the base path from sitegen
         elif name == "post_url":
             url = context.posts.get(args.strip("\"' ").removesuffix(".md").rsplit("/", 1)[-1])
             if url is None:
-                warn(f"post_url {args}", match.start(), f"`{{% post_url {args} %}}`: no post named `{args}`",
+                warn(f"post_url {args}", match.start, f"`{{% post_url {args} %}}`: no post named `{args}`",
                      "name a file of _posts/ without its extension, e.g. `2024-01-02-title`")
                 url = args
             out.append(url)
         elif name in ("cite", "reference"):
             keys = [k for k in re.split(r"[\s,]+", args) if k and not k.startswith("--")]
-            out.append(", ".join(_citation(k, context, warn, match.start()) for k in keys))
+            out.append(", ".join(_citation(k, context, warn, match.start) for k in keys))
         elif name == "bibliography":
             out.append("")  # the publications page lists the .bib entries itself
         elif name == "include":
-            out.append(_include(args, context, warn, match.start(), match.group(0)))
+            out.append(_include(args, context, warn, match.start, match.text(body)))
         else:
-            warn(name, match.start(), f"Liquid tag `{{% {name} %}}` is not run by sitegen: shown as text",
+            warn(name, match.start, f"Liquid tag `{{% {name} %}}` is not run by sitegen: shown as text",
                  "replace it with Markdown or HTML, or run `sitegen import jekyll` to convert the site")
-            out.append(_escape_liquid(match.group(0)))
+            out.append(_escape_liquid(match.text(body)))
     out.append(body[pos:])
-    return "".join(out)
+    return _close_outputs("".join(out))
+
+
+def _close_outputs(text: str) -> str:
+    """A `{{` never closed by `}}` is text (escaped): Liquid would stop the page there, and its lexer is slow on
+    thousands of them."""
+    last_close = text.rfind("}}")
+    cut = text.find("{{", last_close + 2 if last_close != -1 else 0)
+    return text if cut == -1 else text[:cut] + _escape_liquid(text[cut:])
 
 
 def _citation(key: str, context: LiquidContext, warn: Callable[[str, int, str, str], None], offset: int) -> str:
