@@ -58,7 +58,7 @@ def academicpages(make_site: MakeSite) -> Path:
     return jekyll(make_site, {
         "_pages/about.md": "---\npermalink: /\ntitle: About me\nredirect_from: [/about/]\n---\nI study engines.\n",
         "_pages/cv.md": "---\npermalink: /cv/\ntitle: CV\n---\nMy CV.\n",
-        "_pages/talks.html": "---\nlayout: archive\npermalink: /talks/\n---\n{% for post in site.talks %}{% endfor %}\n",
+        "_pages/talks.html": "---\nlayout: archive\npermalink: /talks/\n---\n{% for t in site.talks %}{% endfor %}\n",
         "_talks/2012-03-01-talk-1.md": "---\ntitle: Talk 1\ncollection: talks\npermalink: /talks/2012-03-01-talk-1\n"
                                        "date: 2012-03-01\n---\nA talk.\n",
         "_talks/2013-tutorial.md": "---\ntitle: Tutorial\ndate: 2013-03-01\n---\nA tutorial.\n",
@@ -216,6 +216,6 @@ def test_al_folio_bibtex_fields_are_kept_without_warnings() -> None:
     assert problems == []
     assert publication.pdf == "/assets/pdf/paper.pdf" and publication.selected
     assert dict(publication.extra) == {"abbr": "ICML", "bibtex_show": "true",
-                                       "preview": "/assets/img/publication_preview/p.png", "html": "https://example.org/p", "supp": "/assets/pdf/supp.pdf",
-                                       "altmetric": "248277"}
+                                       "preview": "/assets/img/publication_preview/p.png", "html": "https://example.org/p",
+                                       "supp": "/assets/pdf/supp.pdf", "altmetric": "248277"}
     assert "abbr" not in publication.bibtex and "bibtex_show" not in publication.bibtex
