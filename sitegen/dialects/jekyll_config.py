@@ -143,10 +143,11 @@ def _bibliography(scholar: Any, site_dir: Path) -> list[str]:
 
 
 def _navigation(site_dir: Path) -> tuple[MenuItem, ...]:
-    """academicpages' (minimal-mistakes') menu: `main:` of `_data/navigation.yml`, `{title, url}` each."""
+    """academicpages' (minimal-mistakes') menu: `main:` of `_data/navigation.yml`, `{title, url}` each; else
+    al-folio's: the pages of `_pages/` with `nav: true`, by `nav_order`."""
     path = site_dir / "_data" / "navigation.yml"
     if not path.is_file():
-        return ()
+        return _nav_pages(site_dir)
     try:
         data = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError, InputLimitError):
@@ -157,3 +158,25 @@ def _navigation(site_dir: Path) -> tuple[MenuItem, ...]:
         if isinstance(item, dict) and item.get("title") and item.get("url"):
             items.append(MenuItem(str(item["title"]), str(item["url"]), i))
     return tuple(items)
+
+
+def _nav_pages(site_dir: Path) -> tuple[MenuItem, ...]:
+    """al-folio's menu: `nav: true` pages of `_pages/` (title, permalink), in `nav_order`, then by title."""
+    folder = site_dir / "_pages"
+    items: list[tuple[float, str, str]] = []
+    for page in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+        try:
+            text = page.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        head = text.split("\n---", 1)[0] if text.startswith("---") else ""
+        try:
+            data = load_yaml(head[3:]) if head else None
+        except (yaml.YAMLError, InputLimitError):
+            continue  # the page itself is parsed (and its errors reported) with the other pages
+        if isinstance(data, dict) and data.get("nav") is True and data.get("permalink") and data.get("title"):
+            order = data.get("nav_order")
+            weight = float(order) if isinstance(order, int | float) and not isinstance(order, bool) else 1e9
+            items.append((weight, str(data["title"]), str(data["permalink"])))
+    items.sort(key=lambda item: (item[0], item[1].casefold()))
+    return tuple(MenuItem(title, url, i + 1) for i, (_, title, url) in enumerate(items))

@@ -207,6 +207,8 @@ def _include(args: str, context: LiquidContext, warn: Callable[[str, int, str, s
                + (f' width="{html.escape(params["width"])}"' if params.get("width") else "") + ' loading="lazy">')
         cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
         return f"<figure>{img}{cap}</figure>"
+    if name == "base_path":  # minimal-mistakes' and academicpages' `{% include base_path %}`
+        return "{% assign base_path = site.url | append: site.baseurl %}"
     if name in ("youtube.html", "youtube.liquid", "youtubePlayer.html"):
         video = params.get("id") or params.get("video_id") or ""
         return (f'<p class="video"><a href="https://www.youtube.com/watch?v={html.escape(video)}">'

@@ -203,6 +203,7 @@ def test_al_folio_publications_page_and_citations(make_site: MakeSite) -> None:
     assert "/site/assets/pdf/notes.pdf" in pubs
     about = html(result, "index.html")
     assert 'href="/site/publications/#lovelace1843"' in about
+    assert [(m.name, m.url) for m in result.config.menu] == [("publications", "/publications/")]  # nav: true
     assert not [w for w in result.warnings if "bib" in (w.path or "")], result.warnings
 
 
