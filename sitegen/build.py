@@ -118,15 +118,21 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
     sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside, layout=config.layout)
     labels.update(sources.labels)
     warnings.extend(_skipped_note(sources, config, dialect.name))
-    pages, data, cvs, publications = _parse_sources(sources, config, dialect, site_dir, memo)
+    pages, data, cvs, publications, gather_errors = _parse_sources(sources, config, dialect, site_dir, memo)
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
     now = options.now or build_time()
-    options_cv = cv_options(config)
-    plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, options_cv, publications,
-                     now=now, drafts=options.drafts or config.build.drafts,
-                     future=options.future or config.build.future, build_date=source_date_epoch(),
-                     dialect=dialect)
+    # The plan is made even when some files failed to parse, so that URL collisions and the like are reported in
+    # the same run as front-matter errors (every problem of the site at once, not in rounds).
+    try:
+        options_cv = cv_options(config)
+        plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, options_cv, publications,
+                         now=now, drafts=options.drafts or config.build.drafts,
+                         future=options.future or config.build.future, build_date=source_date_epoch(),
+                         dialect=dialect)
+    except SitegenError as exc:
+        raise _together(gather_errors, exc) from None
+    raise_if_any(gather_errors)
     warnings.extend(page_warnings(pages) + left_out_warnings(plan.tree, pages, now))
     # 3. Render Markdown, then templates, then the files made from the rendered site.
     renderer = MarkdownRenderer(config.markdown)
@@ -154,6 +160,15 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
                        pages=len(page_files), seconds=time.perf_counter() - started, sources=origins,
                        state=state, basis=basis)
+
+
+def _together(errors: list[SitegenError], more: SitegenError) -> SitegenError:
+    """The errors of gathering and planning as one group, each once."""
+    seen = {(e.path, e.line, e.message) for e in errors}
+    extra = [e for e in (more.errors if isinstance(more, ErrorGroup) else [more])
+             if (e.path, e.line, e.message) not in seen]
+    combined = [*errors, *extra]
+    return combined[0] if len(combined) == 1 else ErrorGroup(combined)
 
 
 def _skipped_note(sources: Sources, config: SiteConfig, tool: str) -> list[Diagnostic]:
@@ -218,8 +233,9 @@ def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
 
 
 def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_dir: Path, memo: BuildMemo
-                   ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication]]:
-    """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase."""
+                   ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication], list[SitegenError]]:
+    """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase (returned, so that
+    planning what did parse can add its own)."""
     errors: list[SitegenError] = list(sources.errors)
     pages: list[Page] = []
     for source in sources.pages:
@@ -240,8 +256,7 @@ def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_
                                                functools.partial(_parse_bibtex, memo),
                                                allow_outside=config.allow_symlinks_outside)
     errors.extend(bib_errors)
-    raise_if_any(errors)
-    return pages, data, cvs, publications
+    return pages, data, cvs, publications, errors
 
 
 def _parse_bibtex(memo: BuildMemo, text: str, path: str) -> tuple[list[Publication], list[SitegenError]]:

@@ -69,7 +69,6 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
               dialect: Dialect = NATIVE) -> SitePlan:
     """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
     tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
-    raise_if_any(errors)
     content = tuple(sorted(tree.pages))
     urls = UrlHelper(config)
     taxonomies = collect_taxonomies(tree, config.taxonomies, dialect.term_slug)
@@ -81,7 +80,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     tree = _with_pages(tree, pubs.pages, pubs.urls)
     listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies)
     tree = _with_pages(tree, listing_pages, listing_urls)
-    raise_if_any(url_collisions(tree.urls, generated=set(listing_pages)))
+    raise_if_any([*errors, *url_collisions(tree.urls, generated=set(listing_pages))])
     page_context = {**cv_plan.context, **pubs.context}
     facts = site_facts(config, tree, content, data, urls, page_context)
     bound = dialect.for_site(facts)

@@ -112,8 +112,9 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
         problems.append(("doi", f"`doi = {{{get('doi')}}}` is not a DOI",
                          "write the DOI alone, e.g. `doi = {10.1145/3600006.3613165}`"))
     links: dict[str, str] = {}
+    al_folio = path.startswith("_bibliography/")  # jekyll-scholar's folder: al-folio's conventions apply
     for name in ("url", "pdf", "code", "slides"):
-        value = _al_folio_path(name, get(name, "")) or (get("html", "") if name == "url" else "")
+        value = _al_folio_path(name, get(name, ""), al_folio) or (get("html", "") if name == "url" else "")
         if value and not (re.fullmatch(r"https?://\S+", value) or (is_site_path(value) and " " not in value)):
             problems.append((name, f"`{name} = {{{value}}}` is not a link",
                              "write a full URL (https://...) or a path on this site (/papers/remat.pdf)"))
@@ -129,7 +130,8 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
         code=links["code"], slides=links["slides"], award=get("award_name") or get("award", ""),
         selected=selected in _TRUE, summary=get("abstract", ""), tags=tuple(dict.fromkeys(tags)),
         publisher=get("publisher", ""), bibtex=bibtex, path=path, line=line,
-        extra=tuple((name, _al_folio_path(name, get(name, ""))) for name in sorted(AL_FOLIO_EXTRA) if get(name)))
+        extra=tuple((name, _al_folio_path(name, get(name, ""), al_folio)) for name in sorted(AL_FOLIO_EXTRA)
+                    if get(name)))
     return publication, problems
 
 
@@ -141,11 +143,11 @@ AL_FOLIO_EXTRA = frozenset({"abbr", "bibtex_show", "preview", "html", "supp", "a
 """al-folio's fields that sitegen keeps in `Publication.extra`."""
 
 
-def _al_folio_path(name: str, value: str) -> str:
-    """A file named alone in an al-folio field (`paper.pdf`) as the site path al-folio gives it
-    (`/assets/pdf/paper.pdf`); anything else as written."""
+def _al_folio_path(name: str, value: str, al_folio: bool) -> str:
+    """A file named alone in an al-folio field (`paper.pdf`, in a file of `_bibliography/`) as the site path
+    al-folio gives it (`/assets/pdf/paper.pdf`); anything else as written."""
     value = value.strip()
-    if name in AL_FOLIO_FOLDERS and value and "/" not in value and ":" not in value and " " not in value:
+    if al_folio and name in AL_FOLIO_FOLDERS and value and "/" not in value and ":" not in value and " " not in value:
         return AL_FOLIO_FOLDERS[name] + value
     return value
 
