@@ -118,7 +118,8 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
     sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside, layout=config.layout)
     labels.update(sources.labels)
     warnings.extend(_skipped_note(sources, config, dialect.name))
-    pages, data, cvs, publications, gather_errors = _parse_sources(sources, config, dialect, site_dir, memo)
+    pages, data, cvs, publications, gather_errors = _parse_sources(sources, config, dialect, site_dir, memo,
+                                                                                   warnings)
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
     now = options.now or build_time()
@@ -232,7 +233,8 @@ def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
     return config
 
 
-def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_dir: Path, memo: BuildMemo
+def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_dir: Path, memo: BuildMemo,
+                   warnings: list[Diagnostic]
                    ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication], list[SitegenError]]:
     """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase (returned, so that
     planning what did parse can add its own)."""
@@ -255,7 +257,12 @@ def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_
     publications, bib_errors = discover_bibtex(site_dir, bibtex_paths, config.path,
                                                functools.partial(_parse_bibtex, memo),
                                                allow_outside=config.allow_symlinks_outside)
-    errors.extend(bib_errors)
+    if config.dialect_settings.get("bibtex_problems") == "warn":
+        warnings.extend(Diagnostic(f"{e.message} (as jekyll-scholar does, the build goes on; an entry that cannot be "
+                                   "read is left out)", path=e.path, line=e.line, col=e.col, hint=e.hint)
+                        for e in bib_errors)
+    else:
+        errors.extend(bib_errors)
     return pages, data, cvs, publications, errors
 
 

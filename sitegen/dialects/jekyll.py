@@ -125,11 +125,21 @@ class JekyllDialect:
         for key in ("last_modified_at", "modified"):  # minimal-mistakes' and jekyll-last-modified-at's names
             if key in merged and "lastmod" not in merged:
                 merged["lastmod"] = merged.pop(key)
+        if isinstance(merged.get("date"), str):
+            merged["date"] = _padded_date(merged["date"])
         if real.startswith("_drafts/"):
             merged.setdefault("draft", True)
         if "url" not in merged:
             merged["url"] = _url(source, real, kind, merged, settings)
         return merged
+
+
+_LOOSE_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?=[ T]|$)")
+
+
+def _padded_date(text: str) -> str:
+    """Ruby's `Time.parse`, which Jekyll uses, reads `2022-4-7 15:59:00-0400`; sitegen's dates want `2022-04-07`."""
+    return _LOOSE_DATE.sub(lambda m: f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}", text, count=1)
 
 
 def _real_path(source: str, settings: dict[str, Any]) -> tuple[str, str]:

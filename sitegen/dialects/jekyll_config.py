@@ -86,6 +86,9 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig
         "excerpt_separator": _text(raw.get("excerpt_separator"), "\n\n"),
         "timezone": _text(raw.get("timezone")),
         "renames": dict(renames),
+        # jekyll-scholar (bibtex-ruby) builds past a malformed entry or a repeated key: so does sitegen, with a
+        # warning for each (the entry is left out, or its field ignored) instead of stopping the build.
+        "bibtex_problems": "warn",
         "site": {k: v for k, v in raw.items() if isinstance(k, str)},
     }
     params = {k: v for k, v in raw.items() if isinstance(k, str) and k not in READ}

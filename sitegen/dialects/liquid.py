@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import liquid
-from liquid.exceptions import LiquidError
+from liquid.exceptions import LiquidError, UnknownFilterError
 
 from sitegen.dialects.jekyll_urls import slugify
 from sitegen.errors import Diagnostic
@@ -102,17 +102,27 @@ def expand_liquid(body: str, source: str, body_line: int, *, context: LiquidCont
             notes.append(Diagnostic(message, path=source, line=body_line + body.count("\n", 0, offset), hint=hint))
 
     text = _jekyll_tags(body, context, warn)
-    try:
-        env = _environment(context)
-        rendered = env.from_string(text).render(site=dict(context.site), page=dict(context.page))
-    except LiquidError as exc:
-        line = getattr(getattr(exc, "token", None), "start_index", None)
-        where = body_line + text.count("\n", 0, line) if isinstance(line, int) else body_line
-        notes.append(Diagnostic(f"Liquid could not be rendered: {exc.message if hasattr(exc, 'message') else exc}",
-                                path=source, line=where,
-                                hint="fix the tag, or wrap literal `{{`/`{%` text in {% raw %}...{% endraw %}"))
-        return _escape_liquid(text), notes
-    return rendered, notes
+    env = _environment(context)
+    for _ in range(20):  # each round may meet one more filter of the site's plugins
+        try:
+            return env.from_string(text).render(site=dict(context.site), page=dict(context.page)), notes
+        except UnknownFilterError as exc:
+            name = re.search(r"unknown filter '([^']+)'", str(exc))
+            if name is None or name.group(1) in env.filters:
+                break
+            # A filter of the site's `_plugins/`: its value passes through unchanged, with one warning.
+            env.filters[name.group(1)] = lambda value, *args, **kwargs: value
+            offset = body.find(name.group(1))
+            warn(f"filter {name.group(1)}", max(offset, 0), f"Liquid filter `{name.group(1)}` (a plugin's) is not "
+                 "run by sitegen: its input is shown unchanged", "replace it, or run `sitegen import jekyll`")
+        except LiquidError as exc:
+            line = getattr(getattr(exc, "token", None), "start_index", None)
+            where = body_line + text.count("\n", 0, line) if isinstance(line, int) else body_line
+            notes.append(Diagnostic(f"Liquid could not be rendered: {getattr(exc, 'message', exc)}", path=source,
+                                    line=where,
+                                    hint="fix the tag, or wrap literal `{{`/`{%` text in {% raw %}...{% endraw %}"))
+            break
+    return _escape_liquid(text), notes
 
 
 def _jekyll_tags(body: str, context: LiquidContext, warn: Callable[[str, int, str, str], None]) -> str:

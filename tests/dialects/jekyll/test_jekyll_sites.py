@@ -220,3 +220,19 @@ def test_al_folio_bibtex_fields_are_kept_without_warnings() -> None:
                                        "preview": "/assets/img/publication_preview/p.png", "html": "https://example.org/p",
                                        "supp": "/assets/pdf/supp.pdf", "altmetric": "248277"}
     assert "abbr" not in publication.bibtex and "bibtex_show" not in publication.bibtex
+
+
+def test_what_jekyll_builds_past_is_a_warning_not_a_stop(make_site: MakeSite) -> None:
+    bib = ("@article{a1,\n  title={One},\n  author={Lovelace, Ada},\n  year={2020},\n  journal={J}\n}\n"
+           "@article{a1,\n  title={Again},\n  author={Lovelace, Ada},\n  year={2021},\n  journal={J}\n}\n")
+    site = jekyll(make_site, {
+        "_bibliography/papers.bib": bib,
+        "_news/announcement_1.md": "---\nlayout: post\ndate: 2022-4-7 15:59:00-0400\n---\nWe moved.\n",
+        "_pages/people.md": "---\npermalink: /people/\ntitle: People\n---\n{{ 'Ada' | personfilter: 1 }} leads.\n",
+    }, "title: Lab\ncollections:\n  news:\n    output: true\n")
+    result = build(site)
+    assert "Ada leads." in html(result, "people/index.html")
+    assert result.state is not None
+    assert result.state.plan.tree.pages["news/announcement_1.md"].date is not None  # Ruby's Time.parse reads it
+    assert [(w.path, w.line) for w in result.warnings if "personfilter" in w.message] == [("_pages/people.md", 5)]
+    assert [w.line for w in result.warnings if "used twice" in w.message] == [7]
