@@ -87,8 +87,13 @@ class JekyllDialect:
     def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
         """Liquid in the page expanded (`liquid.expand_liquid`) with the site and page it reads."""
         page = self.facts.pages.get(source, {}) if self.facts else {}
-        return expand_liquid(body, f"content/{source}", body_line,
-                             context=dataclasses.replace(self.context, page=page))
+        text, notes = expand_liquid(body, f"content/{source}", body_line,
+                                    context=dataclasses.replace(self.context, page=page))
+        if self.facts is not None and "/" in source and "<!--more-->" not in text:
+            settings = self.facts.config.dialect_settings
+            separator = str(page.get("excerpt_separator") or settings.get("excerpt_separator") or "\n\n")
+            text = mark_excerpt(text, separator)
+        return text, notes
 
     def for_site(self, facts: SiteFacts) -> JekyllDialect:
         """Bound to the planned site: Liquid's `site` is `_config.yml` with `data`, `posts`, `pages`, `baseurl`."""
@@ -132,6 +137,24 @@ class JekyllDialect:
         if "url" not in merged:
             merged["url"] = _url(source, real, kind, merged, settings)
         return merged
+
+
+def mark_excerpt(text: str, separator: str) -> str:
+    """Jekyll's excerpt of a post or collection document is its text before `excerpt_separator` (by default the
+    first blank line, so the first paragraph): marked with sitegen's `<!--more-->`, on the same line so that line
+    numbers stay (not inside code, where the marker would be text)."""
+    start = len(text) - len(text.lstrip("\n"))
+    at = text.find(separator, start)
+    if at <= start:
+        return text
+    before = text[start:at]
+    last_line = before.rsplit("\n", 1)[-1]
+    in_code = before.count("```") % 2 or before.count("~~~") % 2 or last_line.startswith(("    ", "\t"))
+    if in_code or not last_line.strip():
+        return text
+    if separator.strip():  # a marker of the author's (`<!-- excerpt -->`) becomes sitegen's
+        return text[:at] + "<!--more-->" + text[at + len(separator):]
+    return text[:at] + " <!--more-->" + text[at:]
 
 
 _LOOSE_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?=[ T]|$)")

@@ -236,3 +236,18 @@ def test_what_jekyll_builds_past_is_a_warning_not_a_stop(make_site: MakeSite) ->
     assert result.state.plan.tree.pages["news/announcement_1.md"].date is not None  # Ruby's Time.parse reads it
     assert [(w.path, w.line) for w in result.warnings if "personfilter" in w.message] == [("_pages/people.md", 5)]
     assert [w.line for w in result.warnings if "used twice" in w.message] == [7]
+
+
+def test_a_posts_excerpt_is_its_first_paragraph(make_site: MakeSite) -> None:
+    site = jekyll(make_site, {
+        "_posts/2024-01-02-a.md": "---\ntitle: A\n---\nFirst *para*\ngoes on.\n\nSecond para.\n",
+        "_posts/2024-01-03-b.md": "---\ntitle: B\nexcerpt_separator: <!-- cut -->\n---\n"
+                                  "One.\n\nTwo. <!-- cut -->Three.\n",
+    }, MINIMA_CONFIG)
+    result = build(site)
+    assert result.state is not None
+    rendered = result.state.rendered
+    assert "Second" not in (rendered["posts/2024-01-02-a.md"].summary_html or "")
+    assert "First <em>para</em>" in (rendered["posts/2024-01-02-a.md"].summary_html or "")
+    assert "Two." in (rendered["posts/2024-01-03-b.md"].summary_html or "")
+    assert "Three" not in (rendered["posts/2024-01-03-b.md"].summary_html or "")
