@@ -19,6 +19,7 @@ from sitegen.confine import ALLOW_HINT, is_link_loop, outside
 from sitegen.content.urls import nfc
 from sitegen.errors import ContentError, SitegenError
 from sitegen.inputlimits import InputLimitError, check_input, decode_utf8, limit_error, located
+from sitegen.outdir import MANIFEST
 from sitegen.yamlload import load_yaml, yaml_error
 
 MARKDOWN_EXTS = (".md", ".markdown")
@@ -178,8 +179,8 @@ def discover_in_place(site_dir: Path, layout: SourceLayout, sources: Sources, al
     skipped: set[str] = set()
 
     def prune(rel: str) -> bool:
-        if rel == layout.data_dir or _excluded(rel, layout.exclude):
-            return True
+        if rel == layout.data_dir or _excluded(rel, layout.exclude) or (site_dir / rel / MANIFEST).is_file():
+            return True  # data is read as data; a folder sitegen built into (`public/`) is output, not input
         if posixpath.basename(rel).startswith("_") and rel not in renames:
             skipped.add(rel + "/")
             return True

@@ -251,3 +251,19 @@ def test_a_posts_excerpt_is_its_first_paragraph(make_site: MakeSite) -> None:
     assert "First <em>para</em>" in (rendered["posts/2024-01-02-a.md"].summary_html or "")
     assert "Two." in (rendered["posts/2024-01-03-b.md"].summary_html or "")
     assert "Three" not in (rendered["posts/2024-01-03-b.md"].summary_html or "")
+
+
+def test_a_jekyll_sites_files_are_watched_and_its_output_is_not_read(make_site: MakeSite) -> None:
+    import watchfiles
+
+    from sitegen.serve.watcher import SourceFilter
+
+    site = academicpages(make_site)
+    watched = SourceFilter(site, [site / "public"], in_place=True)
+    assert watched(watchfiles.Change.modified, str(site / "_posts" / "2017-05-09-GSoC-proposal.md"))
+    assert watched(watchfiles.Change.modified, str(site / "_config.yml"))
+    assert not watched(watchfiles.Change.modified, str(site / "public" / "index.html"))
+    (site / "out").mkdir()
+    (site / "out" / ".sitegen-manifest.json").write_text("{}")
+    (site / "out" / "x.md").write_text("---\ntitle: X\n---\n")
+    assert not any(p.startswith("out/") for p in build(site).files)
