@@ -267,3 +267,13 @@ def test_a_jekyll_sites_files_are_watched_and_its_output_is_not_read(make_site: 
     (site / "out" / ".sitegen-manifest.json").write_text("{}")
     (site / "out" / "x.md").write_text("---\ntitle: X\n---\n")
     assert not any(p.startswith("out/") for p in build(site).files)
+
+
+def test_errors_in_data_and_pages_name_their_jekyll_paths_in_one_run(make_site: MakeSite) -> None:
+    site = jekyll(make_site, {"_data/people.yml": "a: [\n", "_pages/x.md": "---\ntitle: [\n---\n",
+                              "_talks/t.md": "---\ndate: not a date\n---\n"})
+    with pytest.raises(SitegenError) as info:
+        build(site)
+    text = info.value.format()
+    assert "_data/people.yml:" in text and "_pages/x.md:" in text and "_talks/t.md:2:" in text, text
+    assert "content/" not in text and "data/people" not in text.replace("_data/people", ""), text
