@@ -277,3 +277,15 @@ def test_errors_in_data_and_pages_name_their_jekyll_paths_in_one_run(make_site: 
     text = info.value.format()
     assert "_data/people.yml:" in text and "_pages/x.md:" in text and "_talks/t.md:2:" in text, text
     assert "content/" not in text and "data/people" not in text.replace("_data/people", ""), text
+
+
+def test_theme_front_matter_shapes_are_accepted_without_warnings(make_site: MakeSite) -> None:
+    site = jekyll(make_site, {"_posts/2024-01-02-a.md": (
+        "---\ntitle: A\nlayout: distill\ntoc:\n  sidebar: left\nhidden: true\nheader:\n  teaser: t.png\n"
+        "author_profile: true\nread_time: true\nshare: true\nrelated: true\ngiscus_comments: true\n---\nA\n")},
+        MINIMA_CONFIG)
+    result = build(site)
+    assert result.state is not None
+    page = result.state.plan.tree.pages["posts/2024-01-02-a.md"]
+    assert page.toc is True and page.hidden and page.params["header"] == {"teaser": "t.png"}
+    assert [w for w in result.warnings if w.path == "_posts/2024-01-02-a.md"] == []
