@@ -30,6 +30,7 @@ from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.dialects import Dialect, detect_dialect
+from sitegen.dialects.shortcodes import ONCE_PER_SITE
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
@@ -215,23 +216,30 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     rendered: dict[str, Rendered] = {}
     for source in plan.content:
         page = tree.pages[source]
-        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.for_page(source))
+        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.decisions_for_page(source))
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]
-    for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs).items():
+    for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
+                                                      plan.config.params).items():
         page = tree.pages[source]
         memo.store_markdown(source, page.body, page.body_line, result, links)
         rendered[source] = result
     summaries: dict[str, str] = {}
     warnings: list[Diagnostic] = []
+    once: set[str] = set()
     for source in plan.content:
         page = tree.pages[source]
         if page.summary is not None:
             text = page.summary
             summaries[source] = memo.blob(key_of("summary", text),
                                           functools.partial(_render_summary, renderer, text)).decode()
-        warnings.extend(rendered[source].warnings)
+        for note in rendered[source].warnings:
+            if note.message in once:  # a shortcode sitegen cannot run: named once per site, where first met
+                continue
+            if ONCE_PER_SITE in note.message:
+                once.add(note.message)
+            warnings.append(note)
         warnings.extend(broken_link_warnings(source, rendered[source]))
     for page_source, intro in plan.intros.items():  # a generated CV page shows cv.md's text
         if intro in rendered:

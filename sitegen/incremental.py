@@ -63,7 +63,7 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     tree = dataclasses.replace(state.tree, pages={**state.tree.pages, **edited})
     rendered = dict(state.rendered)
     for rel, (result, links) in render_many(tree, basis.rendering.renderer, state.urls, state.plan.dialect,
-                                               sorted(edited), 1).items():
+                                               sorted(edited), 1, state.plan.config.params).items():
         page = tree.pages[rel]
         memo.store_markdown(rel, page.body, page.body_line, result, links)
         rendered[rel] = result
