@@ -110,6 +110,8 @@ class SiteConfig:
     """CV options (validated by sitegen.cv)."""
     path: str = "sitegen.yaml"
     """The file this configuration came from (for messages)."""
+    site_layouts: bool = True
+    """Use the site's own `layouts/` (set by a dialect: a Hugo site's are Go templates sitegen cannot run)."""
 
     @property
     def base_path(self) -> str:
@@ -124,7 +126,7 @@ class SiteConfig:
         return f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
 
 
-_KNOWN = {f.name for f in fields(SiteConfig)} - {"path"} | {"baseURL", "languageCode"}
+_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts"} | {"baseURL", "languageCode"}
 
 
 def _key_lines(node: yaml.Node, prefix: str = "") -> dict[str, tuple[int, int]]:

@@ -69,7 +69,7 @@ class HugoConfigReader:
         warnings = []
         if self.unmapped:
             warnings.append(Diagnostic(
-                f"Hugo settings sitegen does not use: {', '.join(sorted(self.unmapped))}", path=self.path,
+                f"Hugo settings sitegen does not use: {'; '.join(sorted(self.unmapped))}", path=self.path,
                 hint="the site builds without them; see docs/hugo.md for what is read"))
         return SiteConfig(**self.values, path=self.path), warnings
 
@@ -308,7 +308,11 @@ def _read(file: Path, site_dir: Path) -> str:
 def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     """A Hugo site's configuration as a SiteConfig, with one warning listing the keys that cannot map."""
     raw, path = read_hugo_config(site_dir)
-    return HugoConfigReader(raw, path).run()
+    reader = HugoConfigReader(raw, path)
+    reader.values["site_layouts"] = False  # Go templates: sitegen's theme renders the pages
+    if (site_dir / "layouts").is_dir():
+        reader.unmapped.append("layouts/ (Hugo templates cannot run: sitegen's theme renders the pages)")
+    return reader.run()
 
 
 def is_hugo_site(site_dir: Path) -> bool:

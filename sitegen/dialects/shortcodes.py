@@ -8,7 +8,8 @@ Both forms are read: `{{< name args >}}` (its output is HTML that Markdown leave
 (`{{</* x */>}}` is the text `{{< x >}}`). A small tokenizer reads the tags (positions kept for file:line).
 
 Rendered: Hugo's built-ins `ref`/`relref`, `figure`, `highlight`, `youtube`, `vimeo`, `gist`, `tweet`/`x`,
-`instagram`, `param`, `details`, and the themes' callouts `notice`, `admonition`, `callout`, `alert`, `hint`.
+`instagram`, `param`, `details`, PaperMod's `rawhtml`, and the themes' callouts `notice`, `admonition`,
+`callout`, `alert`, `hint`.
 Embeds that would fetch at build time (gist, tweet, instagram) become links; YouTube and Vimeo players are
 the third-party frames the author asked for (YouTube's privacy-enhanced `youtube-nocookie.com`). Any other
 shortcode (a theme's or the site's own `layouts/shortcodes/NAME.html`, which is a Go template sitegen cannot
@@ -326,7 +327,8 @@ def _figure(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
     if link:
         extra = "".join(f' {k}="{_attr(a[k])}"' for k in ("target", "rel") if a.get(k))
         img = f'<a href="{_attr(_site(ex, link))}"{extra}>{img}</a>'
-    cls = f' class="{_attr(a["class"])}"' if a.get("class") else ""
+    classes = " ".join(c for c in ("align-center" if a.get("align") == "center" else "", a.get("class", "")) if c)
+    cls = f' class="{_attr(classes)}"' if classes else ""  # `align`: PaperMod's figure
     caption = ""
     if a.get("title") or a.get("caption") or a.get("attr"):
         parts = []
@@ -457,6 +459,11 @@ def _callout(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     return _quoted(ex, tag, f"[!{mapped.upper()}]" + (f" {title}" if title else ""), inner or "")
 
 
+def _raw_html(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+    """PaperMod's (and many sites') `rawhtml`: the inner HTML as written, which Markdown passes through."""
+    return inner or ""
+
+
 def _details(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     """Hugo's `details`: `<details>` with a `<summary>`, the inner text as Markdown."""
     summary = ex.arg(tag, "summary", None, "Details")
@@ -478,7 +485,7 @@ def _quoted(ex: _Expander, tag: _Tag, marker: str, inner: str) -> str:
 _HANDLERS: dict[str, Callable[[_Expander, _Tag, str | None], str | _Block]] = {
     "ref": _ref, "relref": _ref, "figure": _figure, "highlight": _highlight, "youtube": _youtube,
     "vimeo": _vimeo, "gist": _gist, "tweet": _tweet, "x": _tweet, "instagram": _instagram, "param": _param,
-    "details": _details, **dict.fromkeys(CALLOUT_SHORTCODES, _callout),
+    "details": _details, "rawhtml": _raw_html, **dict.fromkeys(CALLOUT_SHORTCODES, _callout),
 }
 KNOWN_SHORTCODES = frozenset(_HANDLERS)
 """The shortcodes sitegen renders; any other keeps its inner text, with a warning."""

@@ -10,8 +10,9 @@ from tests.conftest import MINIMAL_LAYOUTS, build
 HUGO_TOML = 'baseURL = "https://example.org/"\ntitle = "Hugo site"\n'
 
 
-def hugo_site(root: Path, files: dict[str, str | bytes], *, layouts: bool = True) -> Path:
-    """Write the files (a `hugo.toml` unless another config is given) and sitegen's minimal layouts."""
+def hugo_site(root: Path, files: dict[str, str | bytes], *, layouts: bool = False) -> Path:
+    """Write the files (a `hugo.toml` unless another config is given); sitegen's theme renders them (a Hugo
+    site's own `layouts/` are Go templates, never used)."""
     merged: dict[str, str | bytes] = {k: v for k, v in MINIMAL_LAYOUTS.items()} if layouts else {}
     if not any(name.startswith(("hugo.", "config.", "config/")) for name in files):
         merged["hugo.toml"] = HUGO_TOML

@@ -157,3 +157,10 @@ def test_unclosed_tag_is_warned_not_silently_shown() -> None:
 def test_a_page_without_shortcodes_is_returned_as_is() -> None:
     assert expand_shortcodes("{{ not a shortcode }} and {% liquid %}") == ("{{ not a shortcode }} and {% liquid %}",
                                                                            [])
+
+
+def test_papermod_rawhtml_passes_its_html_through_and_figure_align_center() -> None:
+    html, notes = render('{{< rawhtml >}}\n<video src="a.mp4" controls></video>\n{{< /rawhtml >}}\n\n'
+                         '{{< figure src="img/a.jpg" align="center" >}}')
+    assert '<video src="a.mp4" controls></video>' in html and '<figure class="align-center">' in html
+    assert notes == []
