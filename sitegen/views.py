@@ -266,7 +266,7 @@ class PageView:
         """Whether the page needs math rendering."""
         if self._page.math is not None:
             return self._page.math
-        return self._state.config.markdown.math and self.rendered.has_math
+        return self.rendered.has_math  # math the renderer found ($$, \(, $): no `math: true` needed
 
     @property
     def path(self) -> str:

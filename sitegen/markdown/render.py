@@ -26,6 +26,7 @@ from sitegen.errors import Diagnostic
 from sitegen.markdown.callouts import callouts_plugin
 from sitegen.markdown.highlight import highlight_code
 from sitegen.markdown.markdown_attr import kramdown_ial_plugin, markdown_attr_plugin
+from sitegen.markdown.mathdelims import bracket_math_plugin
 
 MORE = "<!--more-->"
 
@@ -85,6 +86,12 @@ def _math_renderer(content: str, options: dict[str, Any]) -> str:
     return "\\(" + escape(content, quote=False) + "\\)"
 
 
+def _render_display_inline(_renderer: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+    """`$$x$$` or `\\[x\\]` inside a paragraph: display math (as in LaTeX and Hugo's passthrough), in a `<span>`
+    so the paragraph stays valid HTML."""
+    return f'<span class="math display">{_math_renderer(tokens[idx].content, {"display_mode": True})}</span>'
+
+
 class MarkdownRenderer:
     """One configured parser, reused for every page of a build."""
 
@@ -98,7 +105,9 @@ class MarkdownRenderer:
         md.use(footnote_plugin).use(deflist_plugin).use(tasklists_plugin)
         md.use(attrs_plugin).use(attrs_block_plugin).use(kramdown_ial_plugin).use(markdown_attr_plugin)
         md.use(callouts_plugin)
-        md.use(dollarmath_plugin, allow_space=False, allow_digits=False, renderer=_math_renderer)
+        md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True, renderer=_math_renderer)
+        md.use(bracket_math_plugin)
+        md.add_render_rule("math_inline_double", _render_display_inline)
         md.add_render_rule("fence", lambda _renderer, tokens, idx, options, env: self._render_fence(
             tokens, idx, options, env))
         md.validateLink = lambda url: not url.strip().lower().startswith(("javascript:", "vbscript:"))  # type: ignore
