@@ -1,10 +1,11 @@
 """LaTeX's own math delimiters in Markdown: `\\(x\\)` inline and `\\[x\\]` display (CommonMark would read them as
 escaped brackets and show `(x)`), so a page with math needs no `math: true`.
 
-`\\(...\\)` is always math (nobody escapes a parenthesis in Markdown); `\\[...\\]` is math only when its inside
-looks like TeX (a backslash, `^`, `_`, `=`, `{`, or a line break), because authors escape square brackets
-(`\\[1\\]`, `\\[citation needed\\]`) to keep them from being links. Tokens are dollarmath's `math_inline` and
-`math_inline_double`, so they render (and mark the page as having math) like `$x$` and `$$x$$`.
+`\\(...\\)` is always math (nobody escapes a parenthesis in Markdown) when it holds a letter or digit; `\\[...\\]`
+is math only when its inside also looks like TeX (a backslash, `^`, `_`, `=`, `{`, or a line break), because
+authors escape square brackets (`\\[1\\]`, `\\[citation needed\\]`) to keep them from being links.
+Tokens are dollarmath's `math_inline` and `math_inline_double`, so they render (and mark the page as having
+math) like `$x$` and `$$x$$`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
 _TEX = re.compile(r"[\\^_={\n]")
+_ALNUM = re.compile(r"[^\W_]")
 _CLOSERS = {"(": "\\)", "[": "\\]"}
 
 
@@ -33,7 +35,7 @@ def _bracket_math(state: StateInline, silent: bool) -> bool:
         absent[(closer, src)] = pos
         return False
     content = src[pos + 2:end]
-    if not content.strip() or (opener == "[" and not _TEX.search(content)):
+    if not _ALNUM.search(content) or (opener == "[" and not _TEX.search(content)):
         return False
     if not silent:
         token = state.push("math_inline" if opener == "(" else "math_inline_double", "math", 0)

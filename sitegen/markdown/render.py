@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import unescapeAll
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
@@ -115,9 +116,10 @@ class MarkdownRenderer:
 
     def _render_fence(self, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
         token = tokens[idx]
+        info = unescapeAll(token.info).strip()  # CommonMark: `foo\+bar` is `foo+bar`, `f&ouml;` is `fö`
         if self.settings.highlight:
-            return highlight_code(token.content, token.info)
-        lang = token.info.strip().split(" ")[0] if token.info.strip() else ""
+            return highlight_code(token.content, info)
+        lang = info.split()[0] if info else ""
         cls = f' class="language-{escape(lang, quote=True)}"' if lang else ""
         return f'<div class="highlight"><pre><code{cls}>{escape(token.content)}</code></pre></div>\n'
 
