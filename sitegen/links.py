@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import posixpath
 from collections.abc import Callable
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin
 
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper, nfc
@@ -45,11 +45,27 @@ class LinkResolver:
                 if page.is_bundle and target.startswith(folder + "/"):
                     return href
                 return self.urls.url("/" + self.tree.resources[target]) + suffix
-            if path.lower().endswith(_MARKDOWN) or (path.endswith("/") and not page.is_bundle):
+            if path.lower().endswith(_MARKDOWN):
+                return None
+            if path.endswith("/") and not page.is_bundle and not self._browser_finds(source, path):
                 return None
             return href
 
         return resolve
+
+    def _browser_finds(self, source: str, path: str) -> bool:
+        """Whether a link written as a URL (`../other-post/`) leads to a page or resource when the browser
+        resolves it against the page's own URL (`/posts/a/` + `../other-post/` -> `/posts/other-post/`)."""
+        page_url = self.tree.urls.get(source)
+        if page_url is None:
+            return False
+        target = urljoin(page_url, nfc(unquote(path)))
+        return target in self._published or target.rstrip("/") + "/" in self._published
+
+    @functools.cached_property
+    def _published(self) -> set[str]:
+        """Every page URL and resource path of the site (without the base path)."""
+        return {*self.tree.urls.values(), *("/" + out for out in self.tree.resources.values())}
 
     def decisions_for_page(self, source: str) -> Callable[[str], str | None]:
         """`for_page`, and `REF + path` for the page references of shortcodes (`ref_for_page`): one function, so
