@@ -171,7 +171,8 @@ def _page_url(page: Page, section: str, config: SiteConfig) -> str:
     pattern = config.permalinks.get(section) or config.permalinks.get(top)
     if pattern:
         return normalize_url_path(expand_permalink(pattern, date=page.date, slug=slug, section=section,
-                                                   title=page.title, filename=page.stem))
+                                                   title=page.title, filename=page.stem,
+                                                   front_slug=slugify_path_part(page.slug) if page.slug else None))
     folder = page.folder
     prefix = "/".join(slugify_path_part(p) or nfc(p) for p in folder.split("/")) + "/" if folder else ""
     return "/" + prefix + slug + "/"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ ROOT_FILES = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", 
 """Hugo's site configuration files, in the order Hugo looks for them (the first found is read)."""
 CONFIG_DIR = Path("config") / "_default"
 _EXTENSIONS = (".toml", ".yaml", ".yml", ".json")
+_HUGO_SLUG = re.compile(r":slug(?![a-z])")
 ACCEPTED = frozenset({
     "baseurl", "relativeurls", "canonifyurls", "markup", "outputs", "outputformats", "mediatypes", "module",
     "enablerobotstxt", "enableemoji", "minify", "pygmentsusecss", "pygmentscodefences", "pygmentsstyle",
@@ -184,7 +186,8 @@ def _permalinks(r: HugoConfigReader, value: Any) -> None:
     patterns = {str(k): str(v) for k, v in value.items() if isinstance(v, str)}
     if isinstance(value.get("page"), dict):
         patterns.update({str(k): str(v) for k, v in value["page"].items() if isinstance(v, str)})
-    r.values["permalinks"] = patterns
+    # Hugo's `:slug` falls back to the title, not to the file name as sitegen's does.
+    r.values["permalinks"] = {k: _HUGO_SLUG.sub(":slugortitle", v) for k, v in patterns.items()}
 
 
 def _paginate(r: HugoConfigReader, value: Any) -> None:

@@ -67,7 +67,7 @@ def test_papermod_config_is_read_and_unmapped_keys_are_listed_once(tmp_path: Pat
                                                                 "/blog/")
     assert config.language == "en-us" and config.author.name == "Ann" and config.description == "Notes on things"
     assert [(m.name, m.url, m.weight) for m in config.menu] == [("About", "/about/", 1), ("Posts", "/posts/", 10)]
-    assert config.taxonomies == ("tags", "series") and config.permalinks == {"posts": "/:year/:slug/"}
+    assert config.taxonomies == ("tags", "series") and config.permalinks == {"posts": "/:year/:slugortitle/"}
     assert (config.paginate, config.summary_length, config.build.future) == (5, 30, True)
     assert config.params["ShowReadingTime"] is True and config.theme == "default"
     assert len(warnings) == 1 and warnings[0].path == "hugo.toml"
@@ -103,6 +103,8 @@ def test_hugo_site_builds_with_its_urls_menu_and_params(tmp_path: Path) -> None:
         "content/about.md": "---\ntitle: About\n---\nMe.\n",
         "content/posts/_index.md": "---\ntitle: Posts\n---\n",
         "content/posts/first.md": "---\ntitle: First\ndate: 2024-01-02\ntags: [C++, paper_summary]\n---\nHi.\n",
+        "content/posts/named.md": "---\ntitle: A Long Title\nslug: short\ndate: 2023-05-06\n---\nHi.\n",
+        "content/posts/untitled-file.md": "---\ntitle: Hello World\ndate: 2023-05-06\n---\nHi.\n",
         "content/posts/2025-02-03-winter/index.md": "---\ntitle: Winter\ndate: 2025-02-03\n---\n![s](snow.jpg)\n",
         "content/posts/2025-02-03-winter/snow.jpg": b"JPEG",
         "content/notes/2024-05-06-dated-name.md": "---\ntitle: Dated\n---\nHugo keeps the name.\n",
@@ -110,8 +112,10 @@ def test_hugo_site_builds_with_its_urls_menu_and_params(tmp_path: Path) -> None:
     home = html(result, "index.html")  # sitegen's theme: the site's Go templates cannot run
     assert home.index('href="/blog/about/">About<') < home.index('href="/blog/posts/">Posts<')
     assert "Hugo templates cannot run" in " ".join(w.message for w in result.warnings)
-    assert "2024/first/index.html" in result.files
-    assert "2025/2025-02-03-winter/index.html" in result.files and "2025/2025-02-03-winter/snow.jpg" in result.files
+    assert "2024/first/index.html" in result.files and "2023/short/index.html" in result.files
+    assert "2023/hello-world/index.html" in result.files
+    # `:slug` without a front matter slug is the title, in Hugo: /2025/winter/, the bundle's files beside it
+    assert "2025/winter/index.html" in result.files and "2025/winter/snow.jpg" in result.files
     assert "notes/2024-05-06-dated-name/index.html" in result.files
     assert "tags/c++/index.html" in result.files and "tags/paper_summary/index.html" in result.files
 
