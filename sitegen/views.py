@@ -15,6 +15,7 @@ from typing import Any, overload
 from markupsafe import Markup, escape
 
 from sitegen.config import SiteConfig
+from sitegen.content.menus import page_menu_items
 from sitegen.content.page import Page
 from sitegen.content.related import related_pages, series_of
 from sitegen.content.taxonomies import Term
@@ -462,8 +463,10 @@ class SiteView:
         self.data = state.data
         self.build_date = state.build_date
         self.publications = state.publications
+        # The config's entries, then pages that put themselves in the menu (`menu: main`), by weight.
+        entries = sorted([*config.menu, *page_menu_items(state.tree.pages, state.tree.urls)], key=lambda m: m.weight)
         self.menu = [{"name": m.name, "url": state.urls.url(m.url), "path": m.url, "weight": m.weight}
-                     for m in config.menu]
+                     for m in entries]
 
     @cached_property
     def pages(self) -> list[PageView]:

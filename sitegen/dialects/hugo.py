@@ -172,8 +172,9 @@ def _page_ref_url(ref: str) -> str:
 
 
 def _taxonomies(r: HugoConfigReader, value: Any) -> None:
-    if isinstance(value, dict):
-        r.values["taxonomies"] = tuple(dict.fromkeys(str(v) for v in value.values()))
+    if isinstance(value, dict):  # a key under [taxonomies] that is no name (TOML order slip) is not a taxonomy
+        r.values["taxonomies"] = tuple(dict.fromkeys(v for v in value.values() if isinstance(v, str)))
+        r.unmapped.extend(f"taxonomies.{k}" for k, v in value.items() if not isinstance(v, str))
     else:
         r.unmapped.append("taxonomies")
 

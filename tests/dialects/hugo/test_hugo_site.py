@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,24 @@ def test_a_hugo_site_without_sitegen_yaml_uses_hugo_rules_for_term_strings(tmp_p
     result = build_hugo(tmp_path, {"content/a.md": '---\ntitle: A\ntags: "deep learning"\n---\nA.\n'})
     assert "tags/deep-learning/index.html" in result.files
     assert not [w for w in result.warnings if "tags" in w.message]
+
+
+def test_pages_join_the_main_menu_from_their_front_matter(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "hugo.toml": 'title = "T"\n[[menu.main]]\nname = "Blog"\nurl = "/posts/"\nweight = 5\n',
+        "content/_index.md": "---\nmenu:\n  main:\n    name: Home\n    weight: 1\n    params: {icon: home}\n---\n",
+        "content/page/about/index.md": "---\ntitle: About Me\nmenu: main\nweight: 9\n---\nMe.\n",
+        "content/page/links.md": "---\ntitle: Links\nmenu: [footer]\n---\nL.\n",
+        "content/posts/a.md": "---\ntitle: A\n---\nA.\n",
+    })
+    home = html(result, "index.html")
+    menu = home[home.index('<nav class="site-nav"'):]
+    menu = menu[:menu.index("</nav>")]
+    assert re.findall(r'href="([^"]*)"[^>]*>([^<]*)<', menu) == [("/", "Home"), ("/posts/", "Blog"),
+                                                                 ("/page/about/", "About Me")]
+
+
+def test_a_key_slipped_under_taxonomies_is_no_taxonomy(tmp_path: Path) -> None:
+    site = hugo_site(tmp_path, {"hugo.toml": '[taxonomies]\ntag = "tags"\nhasCJKLanguage = true\n'})
+    config, warnings = load_hugo_config(site)
+    assert config.taxonomies == ("tags",) and "taxonomies.hasCJKLanguage" in warnings[0].message
