@@ -8,8 +8,8 @@ Both forms are read: `{{< name args >}}` (its output is HTML that Markdown leave
 (`{{</* x */>}}` is the text `{{< x >}}`). A small tokenizer reads the tags (positions kept for file:line).
 
 Rendered: Hugo's built-ins `ref`/`relref`, `figure`, `highlight`, `youtube`, `vimeo`, `gist`, `tweet`/`x`,
-`instagram`, `param`, `details`, PaperMod's `rawhtml`, and the themes' callouts `notice`, `admonition`,
-`callout`, `alert`, `hint`.
+`instagram`, `param`, `details`, PaperMod's `rawhtml`, Hugo Blox's `spoiler` and `math`, and the themes'
+callouts `notice`, `admonition`, `callout`, `alert`, `hint`.
 Embeds that would fetch at build time (gist, tweet, instagram) become links; YouTube and Vimeo players are
 the third-party frames the author asked for (YouTube's privacy-enhanced `youtube-nocookie.com`). Any other
 shortcode (a theme's or the site's own `layouts/shortcodes/NAME.html`, which is a Go template sitegen cannot
@@ -460,13 +460,14 @@ def _callout(ex: _Expander, tag: _Tag, inner: str | None) -> str:
 
 
 def _raw_html(ex: _Expander, tag: _Tag, inner: str | None) -> str:
-    """PaperMod's (and many sites') `rawhtml`: the inner HTML as written, which Markdown passes through."""
+    """PaperMod's (and many sites') `rawhtml`, Hugo Blox's `math`: the inner text as written, which Markdown
+    passes through (HTML) or reads as math (`$$...$$`)."""
     return inner or ""
 
 
 def _details(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     """Hugo's `details`: `<details>` with a `<summary>`, the inner text as Markdown."""
-    summary = ex.arg(tag, "summary", None, "Details")
+    summary = ex.arg(tag, "summary", None, "") or ex.arg(tag, "text", None, "Details")  # Hugo Blox `spoiler`
     is_open = ex.arg(tag, "open", None, "false").lower() == "true"
     summary = " ".join(summary.split())
     return _quoted(ex, tag, f"[!NOTE]{'+' if is_open else '-'} {summary}", inner or "")
@@ -485,7 +486,8 @@ def _quoted(ex: _Expander, tag: _Tag, marker: str, inner: str) -> str:
 _HANDLERS: dict[str, Callable[[_Expander, _Tag, str | None], str | _Block]] = {
     "ref": _ref, "relref": _ref, "figure": _figure, "highlight": _highlight, "youtube": _youtube,
     "vimeo": _vimeo, "gist": _gist, "tweet": _tweet, "x": _tweet, "instagram": _instagram, "param": _param,
-    "details": _details, "rawhtml": _raw_html, **dict.fromkeys(CALLOUT_SHORTCODES, _callout),
+    "details": _details, "spoiler": _details, "rawhtml": _raw_html, "math": _raw_html,
+    **dict.fromkeys(CALLOUT_SHORTCODES, _callout),
 }
 KNOWN_SHORTCODES = frozenset(_HANDLERS)
 """The shortcodes sitegen renders; any other keeps its inner text, with a warning."""

@@ -164,3 +164,10 @@ def test_papermod_rawhtml_passes_its_html_through_and_figure_align_center() -> N
                          '{{< figure src="img/a.jpg" align="center" >}}')
     assert '<video src="a.mp4" controls></video>' in html and '<figure class="align-center">' in html
     assert notes == []
+
+
+def test_hugo_blox_spoiler_and_math() -> None:
+    html, notes = render('{{< spoiler text="Show the answer" >}}\n**42**\n{{< /spoiler >}}\n\n'
+                         "{{< math >}}\n$$\nx^2\n$$\n{{< /math >}}")
+    assert ">Show the answer</summary>" in html and "<strong>42</strong>" in html
+    assert '<div class="math block">' in html and notes == []
