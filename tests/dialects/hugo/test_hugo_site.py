@@ -6,10 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
+import watchfiles
 
 from sitegen.dialects import HUGO, detect_dialect
 from sitegen.dialects.hugo import load_hugo_config
 from sitegen.errors import ConfigError
+from sitegen.serve.watcher import SourceFilter
 from tests.conftest import html
 from tests.dialects.hugo.site import build_hugo, hugo_site
 
@@ -173,3 +175,10 @@ def test_a_key_slipped_under_taxonomies_is_no_taxonomy(tmp_path: Path) -> None:
     site = hugo_site(tmp_path, {"hugo.toml": '[taxonomies]\ntag = "tags"\nhasCJKLanguage = true\n'})
     config, warnings = load_hugo_config(site)
     assert config.taxonomies == ("tags",) and "taxonomies.hasCJKLanguage" in warnings[0].message
+
+
+def test_the_dev_server_rebuilds_when_the_hugo_config_changes(tmp_path: Path) -> None:
+    flt = SourceFilter(tmp_path, [])
+    for rel, watched in [("hugo.toml", True), ("config.yaml", True), ("config/_default/menus.toml", True),
+                         ("config/production/params.toml", False), ("notes.toml", False)]:
+        assert flt(watchfiles.Change.modified, str(tmp_path / rel)) is watched, rel
