@@ -37,6 +37,10 @@ RefResolver = Callable[[str], str | None]
 """A page path as written in `ref` (`x.md`, `/posts/x`, `posts/x.md`, no anchor) -> its URL, or None if absent."""
 
 _NAME = re.compile(r"[\w./-]+")
+_QUOTED = re.compile(r'"((?:[^"\\]++|\\.)*+)"', re.S)
+_ESCAPE = re.compile(r"\\(.)", re.S)
+MAX_NESTING = 64
+"""Shortcodes nested deeper than this stand alone (no real page nests so deep; recursion stays bounded)."""
 _SPACE = re.compile(r"\s*")
 _BARE = re.compile(r"[^\s\"`=]+?(?=\s|=|/?[>%]\}\}|$)")
 _MD_SPECIAL = re.compile(r"[\\`*_\[\]{}$|~!#+\-]")
@@ -81,6 +85,10 @@ class _Expander:
         self.resolve_ref, self.params = resolve_ref, params or {}
         self.notes: list[Diagnostic] = []
         self.warned: set[str] = set()
+        self.reached = 0
+        """How far the last broken tag was read."""
+        self.no_comment_end = len(body) + 1
+        """No `*/` follows this position (found once, not searched for again)."""
         self.line_starts = [0] + [i + 1 for i, ch in enumerate(body) if ch == "\n"]
 
     # -- reading ----------------------------------------------------------------------------------------------
@@ -96,7 +104,7 @@ class _Expander:
         return self.body_line + lo
 
     def warn(self, message: str, pos: int, hint: str | None = None, once: str | None = None) -> None:
-        if once is not None:
+        if once is not None:  # the first place is named; the same slip again in this page is not
             if once in self.warned:
                 return
             self.warned.add(once)
@@ -114,7 +122,9 @@ class _Expander:
             closer = "%}}" if markdown else ">}}"
             inner_start = _SPACE.match(body, start + 3).end()  # type: ignore[union-attr]
             if body.startswith("/*", inner_start):  # {{</* x */>}}: shown as written, without the comment marks
-                end = body.find("*/", inner_start + 2)
+                end = body.find("*/", inner_start + 2) if inner_start < self.no_comment_end else -1
+                if end < 0:
+                    self.no_comment_end = min(self.no_comment_end, inner_start)
                 after = _SPACE.match(body, end + 2).end() if end >= 0 else -1  # type: ignore[union-attr]
                 if end >= 0 and body.startswith(closer, after):
                     items.append(body[text_start:start])
@@ -122,8 +132,8 @@ class _Expander:
                     pos = text_start = after + 3
                     continue
             tag = self.read_tag(start, markdown)
-            if tag is None:
-                pos = start + 3
+            if tag is None:  # what a broken tag swallowed is text too (tags inside it would only fail again)
+                pos = max(start + 3, self.reached)
                 continue
             items.append(body[text_start:start])
             items.append(tag)
@@ -140,7 +150,7 @@ class _Expander:
             pos = _SPACE.match(body, pos + 1).end()  # type: ignore[union-attr]
         name = _NAME.match(body, pos)
         if name is None:
-            self.warn("a shortcode tag without a name is shown as text", start,
+            self.warn("a shortcode tag without a name is shown as text", start, once="\x00nameless",
                       hint="write `{{< name args >}}`, or escape it as `{{</* ... */>}}`")
             return None
         tag = _Tag(name=name.group().rstrip("/"), start=start, end=start, line=self.line_of(start), markdown=markdown,
@@ -156,38 +166,33 @@ class _Expander:
                 return tag
             value, pos = self.read_value(pos)
             if value is None:
+                self.reached = pos
                 self.warn(f"shortcode `{tag.name}` is not closed with `{closer}`: shown as text", start,
-                          hint=f"end the tag with `{closer}`")
+                          hint=f"end the tag with `{closer}`", once=f"\x00open {tag.name}")
                 return None
             if body.startswith("=", pos):
                 named, pos = self.read_value(pos + 1)
                 if named is None:
-                    self.warn(f"shortcode `{tag.name}`: argument `{value}=` has no value", start)
+                    self.reached = pos
+                    self.warn(f"shortcode `{tag.name}`: argument `{value}=` has no value", start,
+                              once=f"\x00value {tag.name}")
                     return None
                 tag.named[value] = named
             else:
                 tag.positional.append(value)
 
     def read_value(self, pos: int) -> tuple[str | None, int]:
+        """A quoted, raw (backtick) or bare value at pos and the position after it; (None, where reading
+        stopped) when there is none. Each value is read by one regex or find, so a page stays linear."""
         body = self.body
         if body.startswith('"', pos):
-            out, i = [], pos + 1
-            while i < len(body):
-                ch = body[i]
-                if ch == "\\" and i + 1 < len(body):
-                    out.append(body[i + 1])
-                    i += 2
-                    continue
-                if ch == '"':
-                    return "".join(out), i + 1
-                if ch == "\n" and body.startswith(("{{<", "{{%"), i + 1):
-                    break
-                out.append(ch)
-                i += 1
-            return None, pos
+            quoted = _QUOTED.match(body, pos)
+            if quoted is None:
+                return None, len(body)
+            return _ESCAPE.sub(r"\1", quoted.group(1)), quoted.end()
         if body.startswith("`", pos):
             end = body.find("`", pos + 1)
-            return (body[pos + 1:end], end + 1) if end >= 0 else (None, pos)
+            return (body[pos + 1:end], end + 1) if end >= 0 else (None, len(body))
         bare = _BARE.match(body, pos)
         if bare is None or not bare.group():
             return None, pos
@@ -211,13 +216,14 @@ class _Expander:
             elif item.closing:
                 at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0].name == item.name), None)
                 if at is None:
-                    self.warn(f"closing shortcode `{{{{< /{item.name} >}}}}` has no opening tag: dropped", item.start)
+                    self.warn(f"closing shortcode `{{{{< /{item.name} >}}}}` has no opening tag: dropped", item.start,
+                              once=f"\x00close {item.name}")
                     continue
                 while len(stack) > at + 1:
                     unwind(stack.pop())
                 tag, children = stack.pop()
                 current().append(_Node(tag, children, item.end))
-            elif item.self_closing or item.name in INLINE_SHORTCODES:
+            elif item.self_closing or item.name in INLINE_SHORTCODES or len(stack) >= MAX_NESTING:
                 current().append(_Node(item, None, item.end))
             else:
                 stack.append((item, []))
