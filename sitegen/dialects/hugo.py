@@ -35,7 +35,7 @@ CONFIG_DIR = Path("config") / "_default"
 _EXTENSIONS = (".toml", ".yaml", ".yml", ".json")
 _HUGO_SLUG = re.compile(r":slug(?![a-z])")
 ACCEPTED = frozenset({
-    "baseurl", "relativeurls", "canonifyurls", "markup", "outputs", "outputformats", "mediatypes", "module",
+    "baseurl", "relativeurls", "canonifyurls", "outputs", "outputformats", "mediatypes", "module",
     "enablerobotstxt", "enableemoji", "minify", "pygmentsusecss", "pygmentscodefences", "pygmentsstyle",
     "pluralizelisttitles", "capitalizelisttitles", "timeout", "timezone", "archetypedir", "layoutdir",
     "assetdir", "resourcedir", "publishdir", "datadir", "themesdir", "sectionpagesmenu", "related",
@@ -212,6 +212,16 @@ def _folder(name: str, default: str) -> Callable[[HugoConfigReader, Any], None]:
     return read
 
 
+def _markup(r: HugoConfigReader, value: Any) -> None:
+    """`[markup.highlight] codeFences = false` turns highlighting off; Goldmark's other knobs have sitegen
+    equivalents that are always on (attributes, typographic ids) or are rendering details: accepted silently."""
+    highlight = value.get("highlight") if isinstance(value, dict) else None
+    if isinstance(highlight, dict):
+        fences = {str(k).lower(): v for k, v in highlight.items()}.get("codefences")
+        if isinstance(fences, bool):
+            r.markdown["highlight"] = fences
+
+
 def _theme(r: HugoConfigReader, value: Any) -> None:
     r.unmapped.append(f"theme (the Hugo theme {value!r} cannot run: sitegen's own theme is used)")
 
@@ -236,6 +246,7 @@ SECTIONS: dict[str, Callable[[HugoConfigReader, Any], None]] = {
     "contentdir": _folder("contentDir", "content"),
     "staticdir": _folder("staticDir", "static"),
     "theme": _theme,
+    "markup": _markup,
 }
 """Hugo config key (lowercased) -> its reader. Add an entry to read one more section."""
 

@@ -182,3 +182,10 @@ def test_the_dev_server_rebuilds_when_the_hugo_config_changes(tmp_path: Path) ->
     for rel, watched in [("hugo.toml", True), ("config.yaml", True), ("config/_default/menus.toml", True),
                          ("config/production/params.toml", False), ("notes.toml", False)]:
         assert flt(watchfiles.Change.modified, str(tmp_path / rel)) is watched, rel
+
+
+def test_markup_highlight_code_fences_off_is_honoured(tmp_path: Path) -> None:
+    site = hugo_site(tmp_path, {"hugo.toml": "[markup.highlight]\ncodeFences = false\nstyle = 'monokai'\n"
+                                             "[markup.goldmark.renderer]\nunsafe = true\n"})
+    config, warnings = load_hugo_config(site)
+    assert config.markdown.highlight is False and warnings == []
