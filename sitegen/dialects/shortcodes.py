@@ -385,9 +385,13 @@ def _highlight(ex: _Expander, tag: _Tag, inner: str | None) -> str:
                        for k, _, v in pairs)
     info = lang + (" {" + options + "}" if options else "")
     line_start = ex.body.rfind("\n", 0, tag.start) + 1
-    lead = "" if not ex.body[line_start:tag.start].strip() else "\n"
-    trail = "" if code.endswith("\n") else "\n"
-    return f"{lead}{fence}{info}\n{code}{trail}{fence}"
+    before = ex.body[line_start:tag.start]
+    indent, lead = (before, "") if not before.strip() else ("", "\n")  # in a list item, the fence stays in it
+    last = code.rfind("\n") + 1
+    if not code[last:].strip():  # the indentation before `{{< /highlight >}}` is not code
+        code = code[:last]
+    trail = "" if code.endswith("\n") or not code else "\n"
+    return f"{lead}{fence}{info}\n{code}{trail}{indent}{fence}"
 
 
 def _youtube(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:

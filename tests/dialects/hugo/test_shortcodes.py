@@ -179,3 +179,9 @@ def test_hugo_blox_spoiler_and_math() -> None:
 def test_crafted_pages_expand_in_linear_time_with_few_warnings(body: str) -> None:
     text, notes = expand_shortcodes(body, "content/x.md")  # quadratic parsing would take minutes here
     assert 1 <= len(notes) <= 2
+
+
+def test_highlight_inside_a_list_item_stays_in_it() -> None:
+    html, _ = render("1. Run it:\n   {{< highlight bash >}}\n   echo hi\n   {{< /highlight >}}\n2. Done")
+    assert html.count("<ol>") == 1 and "<li>Done</li>" in html
+    assert html.index("<li>Run it:") < html.index('class="language-bash"') < html.index("</li>")
