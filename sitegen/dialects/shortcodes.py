@@ -8,8 +8,8 @@ Both forms are read: `{{< name args >}}` (its output is HTML that Markdown leave
 (`{{</* x */>}}` is the text `{{< x >}}`). A small tokenizer reads the tags (positions kept for file:line).
 
 Rendered: Hugo's built-ins `ref`/`relref`, `figure`, `highlight`, `youtube`, `vimeo`, `gist`, `tweet`/`x`,
-`instagram`, `param`, `details`, PaperMod's `rawhtml`, Hugo Blox's `spoiler` and `math`, and the themes'
-callouts `notice`, `admonition`, `callout`, `alert`, `hint`.
+`instagram`, `param`, `details`, PaperMod's `rawhtml`, Hugo Blox's `spoiler`, `math`, `button`, `card(s)` and
+`steps`, and the themes' callouts `notice`, `admonition`, `callout`, `alert`, `hint`.
 Embeds that would fetch at build time (gist, tweet, instagram) become links; YouTube and Vimeo players are
 the third-party frames the author asked for (YouTube's privacy-enhanced `youtube-nocookie.com`). Any other
 shortcode (a theme's or the site's own `layouts/shortcodes/NAME.html`, which is a Go template sitegen cannot
@@ -475,6 +475,21 @@ def _raw_html(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     return inner or ""
 
 
+def _button(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+    """Hugo Blox's `button url="..."` (its inner text the label): a link styled as a button."""
+    url = ex.arg(tag, "url", 0) or ex.arg(tag, "link", None)
+    label = (inner or "").strip() or ex.arg(tag, "text", None, url)
+    return f'<a class="button" href="{_attr(_site(ex, url))}">{_text(label)}</a>'
+
+
+def _card(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+    """Hugo Blox's (and Hextra's) `card url= title= subtitle=`: a link with its title and subtitle."""
+    title, subtitle = ex.arg(tag, "title", None), ex.arg(tag, "subtitle", None)
+    url = ex.arg(tag, "url", None) or ex.arg(tag, "link", None)
+    body = f"<strong>{_text(title)}</strong>" + (f" <span>{_text(subtitle)}</span>" if subtitle else "")
+    return f'<a class="card" href="{_attr(_site(ex, url))}">{body}</a>' if url else f'<p class="card">{body}</p>'
+
+
 def _details(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     """Hugo's `details`: `<details>` with a `<summary>`, the inner text as Markdown."""
     summary = ex.arg(tag, "summary", None, "") or ex.arg(tag, "text", None, "Details")  # Hugo Blox `spoiler`
@@ -497,6 +512,7 @@ _HANDLERS: dict[str, Callable[[_Expander, _Tag, str | None], str | _Block]] = {
     "ref": _ref, "relref": _ref, "figure": _figure, "highlight": _highlight, "youtube": _youtube,
     "vimeo": _vimeo, "gist": _gist, "tweet": _tweet, "x": _tweet, "instagram": _instagram, "param": _param,
     "details": _details, "spoiler": _details, "rawhtml": _raw_html, "math": _raw_html,
+    "button": _button, "card": _card, "cards": _raw_html, "steps": _raw_html,
     **dict.fromkeys(CALLOUT_SHORTCODES, _callout),
 }
 KNOWN_SHORTCODES = frozenset(_HANDLERS)

@@ -185,3 +185,12 @@ def test_highlight_inside_a_list_item_stays_in_it() -> None:
     html, _ = render("1. Run it:\n   {{< highlight bash >}}\n   echo hi\n   {{< /highlight >}}\n2. Done")
     assert html.count("<ol>") == 1 and "<li>Done</li>" in html
     assert html.index("<li>Run it:") < html.index('class="language-bash"') < html.index("</li>")
+
+
+def test_hugo_blox_buttons_cards_and_steps() -> None:
+    html, notes = render('{{< button url="/contact" >}}Contact Us{{< /button >}}\n\n{{< cards >}}\n'
+                         '{{< card url="docs/a" title="Guide" subtitle="Start here" >}}\n{{< /cards >}}\n\n'
+                         "{{% steps %}}\n### First\nDo it.\n{{% /steps %}}", site_url=lambda p: "/r" + p)
+    assert '<a class="button" href="/r/contact">Contact Us</a>' in html
+    assert '<a class="card" href="docs/a"><strong>Guide</strong> <span>Start here</span></a>' in html
+    assert "<h3" in html and ">First</h3>" in html and notes == []
