@@ -1,0 +1,40 @@
+"""Write a SiteConfig as the `sitegen.yaml` of an imported site: only what differs from sitegen's defaults."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import yaml
+
+from sitegen.config import SiteConfig
+
+_HEADER = "# Written by `sitegen import`; every key is described in docs/configuration.md.\n"
+
+
+def config_values(config: SiteConfig) -> dict[str, Any]:
+    """The keys of sitegen.yaml that differ from the defaults, in the order of SiteConfig's fields."""
+    default = SiteConfig()
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(SiteConfig):
+        if f.name == "path":
+            continue
+        value = getattr(config, f.name)
+        if f.name in ("title", "base_url") or value != getattr(default, f.name):
+            out[f.name] = _plain(value)
+    return out
+
+
+def config_text(config: SiteConfig) -> str:
+    """sitegen.yaml for `config` (loads back to the same values)."""
+    return _HEADER + yaml.safe_dump(config_values(config), sort_keys=False, allow_unicode=True, width=1000)
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: _plain(v) for k, v in dataclasses.asdict(value).items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,40 @@
+"""The URL each page of a site folder gets, as sitegen reads it (in place with its dialect, or once imported).
+
+The importer compares the two: a page whose new URL differs from the one it had gets `url:` in its front
+matter, so links and search results pointing at the old site keep working. Pages that cannot be parsed are
+left out (the build reports them); nothing here raises.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from sitegen.config import SiteConfig
+from sitegen.content.page import Page, parse_page
+from sitegen.content.sources import discover_sources, read_text
+from sitegen.content.tree import assemble_tree
+from sitegen.dialects import Dialect
+from sitegen.errors import SitegenError
+
+_FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
+
+
+def page_urls(site_dir: Path, config: SiteConfig, dialect: Dialect) -> dict[str, str]:
+    """Site-relative source path (`content/posts/x.md`) -> URL path (`/posts/x/`) of every page, drafts and
+    future pages included; {} when the pages do not form a tree (the build will say why)."""
+    try:
+        sources = discover_sources(site_dir, [], allow_outside=False)
+    except (SitegenError, OSError):
+        return {}
+    pages: list[Page] = []
+    for source in sources.pages:
+        try:
+            pages.append(parse_page(source.rel, read_text(source, "content"), config, dialect))
+        except (SitegenError, OSError):
+            continue
+    tree, errors = assemble_tree(pages, [r.rel for r in sources.resources], config, now=_FAR_FUTURE,
+                                 drafts=True, future=True)
+    if errors:
+        return {}
+    return {f"content/{source}": url for source, url in tree.urls.items() if source in tree.pages}
