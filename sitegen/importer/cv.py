@@ -9,6 +9,7 @@ sitegen's own CV validator, so it always loads.
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -134,7 +135,7 @@ def json_resume_cv(data: Any, path: str, name: str = "") -> tuple[dict[str, Any]
     if not isinstance(data, dict):
         notes.append(Diagnostic("not converted: a JSON Resume is one object", path=path))
         data = {}
-    cv = dict(data)
+    cv = copy.deepcopy(data)
     if not isinstance(cv.get("basics"), dict):
         cv["basics"] = {"name": name}
     elif not str(cv["basics"].get("name") or "").strip():

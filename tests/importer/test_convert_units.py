@@ -1,0 +1,111 @@
+"""Unit tests of the importer's pure parts: where files go, CV conversion, BibTeX links, leftover syntax."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sitegen.build import BuildOptions, build_site
+from sitegen.cv.validate import validate_cv
+from sitegen.importer import import_site
+from sitegen.importer.bibtex import alfolio_links
+from sitegen.importer.cv import alfolio_cv, json_resume_cv
+from sitegen.importer.layout import place_files
+from sitegen.importer.pages import leftover_syntax
+from tests.importer.conftest import write_tree
+
+
+@pytest.mark.parametrize(("kind", "path", "action", "dest"), [
+    ("jekyll", "_posts/2020-01-02-a.md", "page", "content/posts/2020-01-02-a.md"),
+    ("jekyll", "_drafts/idea.md", "page", "content/posts/idea.md"),
+    ("jekyll", "_pages/about.md", "page", "content/about.md"),
+    ("jekyll", "_talks/2019-x.md", "page", "content/talks/2019-x.md"),
+    ("jekyll", "index.html", "page", "content/_index.md"),
+    ("jekyll", "blog/index.html", "page", "content/blog/_index.md"),
+    ("jekyll", "_data/cv.yml", "cv", "data/cv.yaml"),
+    ("jekyll", "_data/venues.yml", "copy", "data/venues.yml"),
+    ("jekyll", "_bibliography/papers.bib", "copy", "data/papers.bib"),
+    ("jekyll", "assets/img/me.png", "copy", "static/assets/img/me.png"),
+    ("jekyll", "files/paper.pdf", "copy", "static/files/paper.pdf"),
+    ("jekyll", "CNAME", "copy", "static/CNAME"),
+    ("jekyll", "_layouts/post.html", "skip", ""),
+    ("jekyll", "assets/css/main.scss", "skip", ""),
+    ("jekyll", "Gemfile", "ignore", ""),
+    ("jekyll", "README.md", "ignore", ""),
+    ("hugo", "content/posts/a.md", "page", "content/posts/a.md"),
+    ("hugo", "content/posts/b/pic.jpg", "copy", "content/posts/b/pic.jpg"),
+    ("hugo", "static/img/x.png", "copy", "static/img/x.png"),
+    ("hugo", "assets/img/avatar.jpg", "copy", "static/img/avatar.jpg"),
+    ("hugo", "data/links.json", "copy", "data/links.json"),
+    ("hugo", "layouts/partials/head.html", "skip", ""),
+    ("hugo", "themes/stack/theme.toml", "skip", ""),
+    ("hugo", "hugo.toml", "ignore", ""),
+])
+def test_where_each_file_goes(kind: str, path: str, action: str, dest: str) -> None:
+    front = {"_drafts/idea.md", "index.html", "blog/index.html", "assets/css/main.scss"}
+    [placement] = place_files(kind, [path], lambda rel: rel in front)
+    assert (placement.action, placement.dest) == (action, dest)
+    assert placement.draft == (path == "_drafts/idea.md")
+
+
+def test_first_cv_file_wins() -> None:
+    placements = place_files("jekyll", ["_data/cv.yml", "assets/json/resume.json"], lambda rel: False)
+    assert [p.action for p in placements] == ["skip", "cv"] or [p.action for p in placements] == ["cv", "skip"]
+    assert {p.source for p in placements if p.action == "cv"} == {"_data/cv.yml"}
+
+
+def test_json_resume_extra_keys_are_dropped_with_a_note() -> None:
+    resume = {"basics": {"name": "Ada", "pronouns": "she/her", "profiles": [{"network": "X", "url": "https://x.org",
+                                                                              "followers": 10}]},
+              "work": [{"name": "Lab", "startDate": "2020-01", "x-private": True}],
+              "x_extension": {"anything": 1}}
+    cv, notes = json_resume_cv(resume, "resume.json")
+    assert validate_cv(cv, "cv.yaml", {}) == []
+    assert cv["work"] == [{"name": "Lab", "startDate": "2020-01"}]
+    assert cv["basics"]["profiles"] == [{"network": "X", "url": "https://x.org"}]
+    dropped = sorted(n.message.split("`")[1] for n in notes)
+    assert dropped == ["basics.profiles[0].followers", "basics.pronouns", "work[0].x-private", "x_extension"]
+    assert resume["work"][0]["x-private"] is True  # the input is not changed
+
+
+def test_alfolio_cv_dates_and_unknown_section_types() -> None:
+    cv, notes = alfolio_cv([
+        {"title": "Teaching", "type": "time_table", "contents": [{"title": "TA", "institution": "Uni",
+                                                                  "year": "2018 – 2020"}]},
+        {"title": "Skills", "type": "list", "contents": ["Python", "C++"]},
+        {"title": "Work", "type": "time_table", "contents": [{"title": "Dev", "year": "sometime"}]},
+    ], "_data/cv.yml", name="Ada")
+    assert validate_cv(cv, "cv.yaml", {}) == []
+    assert cv["teaching_"]["entries"] == [{"title": "TA", "startDate": "2018", "endDate": "2020",
+                                           "subtitle": "Uni"}]
+    assert cv["skills_"]["entries"] == [{"title": "Python"}, {"title": "C++"}]
+    assert cv["work"] == [{"name": "", "position": "Dev"}]
+    assert cv["basics"]["name"] == "Ada" and not notes
+
+
+def test_alfolio_pdf_file_names_become_asset_paths() -> None:
+    text, count = alfolio_links("@a{k,\n  pdf={p.pdf},\n  html={https://x.org},\n  supp = {/files/s.pdf},\n"
+                                "  preview={p.png}\n}\n")
+    assert count == 2
+    assert "pdf={/assets/pdf/p.pdf}" in text and "preview={/assets/img/publication_preview/p.png}" in text
+    assert "supp = {/files/s.pdf}" in text
+
+
+def test_leftover_syntax_is_located_and_code_is_left_alone() -> None:
+    body = "Text {{ site.title }}\n\n```liquid\n{% if x %}\n```\n\n{{< gist a b >}}\n"
+    notes = leftover_syntax(body, "content/a.md", 5)
+    assert [(n.line, n.col) for n in notes] == [(5, 6), (11, 1)]
+
+
+def test_json_resume_file_becomes_the_cv_page(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\n",
+        "resume.json": '{"basics": {"name": "Ada Lin", "nickname": "A"}, "skills": [{"name": "Python"}]}',
+    })
+    report = import_site("jekyll", source, tmp_path / "new")
+    cv = yaml.safe_load((tmp_path / "new/data/cv.yaml").read_text())
+    assert cv == {"basics": {"name": "Ada Lin"}, "skills": [{"name": "Python"}]}
+    assert ("content/cv.md", "the CV page, showing data/cv.yaml") in report.written
+    assert b"Python" in build_site(BuildOptions(source=tmp_path / "new")).files["cv/index.html"]
