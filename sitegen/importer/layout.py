@@ -149,3 +149,34 @@ def _home_index(dest: str) -> str:
     """Jekyll's `index.md` (in the root or a folder) is that folder's index page: sitegen's `_index.md`."""
     folder, name = posixpath.split(dest)
     return posixpath.join(folder, "_index.md") if name == "index.md" else dest
+
+
+def settle_pages(placements: list[Placement], headless: set[str]) -> list[Placement]:
+    """Two Hugo/Jekyll shapes that sitegen reads differently, settled the way the tools publish them:
+
+    - a page beside a folder of the same name (`publications.md` and `publications/`) becomes the folder's
+      index page (`publications/_index.md`), so the folder's pages keep their URLs and the page keeps its own;
+    - the pages of a Hugo headless bundle (`headless: true` in its `index.md`: `headless` holds such folders,
+      source paths) are not pages in Hugo either: they are skipped.
+    """
+    dests = {p.dest for p in placements if p.action in ("page", "copy")}
+    folders = {posixpath.dirname(d) for d in dests}
+    folders |= {posixpath.dirname(f) for f in folders}
+    out: list[Placement] = []
+    for p in placements:
+        if p.action == "page" and any(p.source.startswith(h + "/") for h in headless):
+            out.append(Placement(p.source, "skip", why="a Hugo headless bundle (Hugo publishes no page for it; "
+                                                       "its theme's widgets read it)"))
+            continue
+        stem, ext = posixpath.splitext(p.dest)
+        if p.action == "page" and ext == ".md" and posixpath.basename(stem) not in ("_index", "index") \
+                and _has_folder(stem, folders) and f"{stem}/_index.md" not in dests:
+            out.append(Placement(p.source, "page", f"{stem}/_index.md", p.why, p.draft))
+            dests.add(f"{stem}/_index.md")
+            continue
+        out.append(p)
+    return out
+
+
+def _has_folder(stem: str, folders: set[str]) -> bool:
+    return any(f == stem or f.startswith(stem + "/") for f in folders)

@@ -17,6 +17,7 @@ import yaml
 from sitegen.config import SiteConfig
 from sitegen.content.frontmatter import normalize_text, split_front_matter
 from sitegen.content.page import parse_page
+from sitegen.content.urls import UnsafeURLError, normalize_url_path
 from sitegen.errors import ContentError, Diagnostic, ErrorGroup, SitegenError
 from sitegen.importer.converters import Converters
 
@@ -26,6 +27,7 @@ THEME_LAYOUTS = frozenset({"cv", "publications", "talk", "search"})
 _LEFTOVER = re.compile(r"\{\{[<%]|\{%|\{\{[^}\n]*\}\}")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BIBLIOGRAPHY = re.compile(r"^[ \t]*\{%-?\s*bibliography\b[^%]*%\}[ \t]*\n?", re.M)
+_FOR = re.compile(r"\{%-?\s*for\s")
 _KEY_ERROR = re.compile(r"^`([^`]+)`: ")
 
 
@@ -52,6 +54,13 @@ def convert_page(source: str, text: str, converters: Converters, config: SiteCon
     if converters.kind == "jekyll" and _BIBLIOGRAPHY.search(body):
         body = _BIBLIOGRAPHY.sub("", body)  # jekyll-scholar's list: sitegen's publications page shows data/*.bib
         front["layout"] = "publications"
+    loop = _liquid_loop(body, fm.body_line) if converters.kind == "jekyll" else None
+    if loop is not None:
+        notes.append(Diagnostic("not converted: a page that lists pages with a Liquid `{% for %}` loop is a "
+                                "template; its body was left out", path=source, line=loop,
+                                hint="sitegen lists a section's pages itself (section.html); copy any text "
+                                     "you want to keep from the original file"))
+        body = ""
     body, warnings = converters.convert_content(body, source, fm.body_line)
     notes.extend(warnings)
     notes.extend(leftover_syntax(body, source, fm.body_line))
@@ -72,6 +81,12 @@ def _map_keys(front: dict[str, Any], converters: Converters, draft: bool) -> Non
         aliases = [aliases] if isinstance(aliases, str) else list(aliases)
         extra = [redirects] if isinstance(redirects, str) else list(redirects)
         front["aliases"] = list(dict.fromkeys([*aliases, *extra]))
+    if isinstance(front.get("url"), str) and isinstance(front.get("aliases"), list):
+        # `redirect_from: /projects` on the page at /projects/: the same address once made a folder URL.
+        own = _normal(front["url"])
+        front["aliases"] = [a for a in front["aliases"] if _normal(str(a)) != own]
+        if not front["aliases"]:
+            front.pop("aliases")
     if front.get("published") is False:
         front.pop("published")
         front["draft"] = True
@@ -86,6 +101,24 @@ def _map_keys(front: dict[str, Any], converters: Converters, draft: bool) -> Non
         if isinstance(front.get(key), str):
             split = converters.dialect.split_terms(front[key])
             front[key] = split if split is not None else [t.strip() for t in front[key].split(",") if t.strip()]
+
+
+def _liquid_loop(body: str, body_line: int) -> int | None:
+    """The file line of the first Liquid `{% for %}` outside fenced code, if any."""
+    fenced = False
+    for offset, line in enumerate(body.split("\n")):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and _FOR.search(line):
+            return body_line + offset
+    return None
+
+
+def _normal(url: str) -> str:
+    try:
+        return normalize_url_path(url)
+    except UnsafeURLError:
+        return url
 
 
 def leftover_syntax(body: str, source: str, body_line: int) -> list[Diagnostic]:

@@ -26,7 +26,7 @@ from sitegen.errors import ConfigError, Diagnostic, SitegenError
 from sitegen.importer.bibtex import alfolio_links
 from sitegen.importer.converters import KINDS, Converters, converters_for
 from sitegen.importer.cv import alfolio_cv, json_resume_cv
-from sitegen.importer.layout import Placement, place_files
+from sitegen.importer.layout import Placement, place_files, settle_pages
 from sitegen.importer.pages import convert_page, render_page
 from sitegen.importer.report import ImportReport
 from sitegen.importer.settings import config_text
@@ -42,6 +42,7 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
     config = _read_config(source, converters, report)
     paths = _site_files(source)
     placements = place_files(kind, paths, lambda rel: _has_front_matter(source / rel))
+    placements = settle_pages(placements, _headless_bundles(source, placements))
     old_urls = page_urls(source, config, converters.dialect)
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
@@ -114,6 +115,22 @@ def _has_front_matter(path: Path) -> bool:
     return head.startswith((b"---", b"+++"))
 
 
+def _headless_bundles(source: Path, placements: list[Placement]) -> set[str]:
+    """Folders (source paths) of Hugo bundles whose `index.md` says `headless: true`."""
+    out: set[str] = set()
+    for p in placements:
+        if p.action != "page" or not p.source.endswith("/index.md"):
+            continue
+        try:
+            text = (source / p.source).read_bytes().decode("utf-8", errors="replace")
+            front = split_front_matter(normalize_text(text), p.source).data
+        except (SitegenError, OSError):
+            continue
+        if front.get("headless") is True:
+            out.add(p.source.rsplit("/", 1)[0])
+    return out
+
+
 def _write_files(source: Path, staging: Path, placements: list[Placement], converters: Converters,
                  config: SiteConfig, report: ImportReport) -> dict[str, str]:
     """Convert and copy; returns new page path -> source path."""
@@ -149,10 +166,16 @@ def _write_files(source: Path, staging: Path, placements: list[Placement], conve
                                                hint="copy the page over by hand and fix it"))
                 continue
             dest = p.dest
-            if page.front.get("url") == "/" and "content/_index.md" not in pages:
-                dest = "content/_index.md"  # `permalink: /` (academicpages, al-folio's about.md): the home page
+            if page.front.get("url") == "/" and not page.front.get("draft") and dest != "content/_index.md":
+                # `permalink: /` (academicpages, al-folio's about.md) makes the page the home page.
                 page.front.pop("url", None)
                 page.text = render_page(page.front, page.body)
+                if "content/_index.md" in pages:
+                    report.notes.append(Diagnostic(f"{pages['content/_index.md']} is the home page already: this "
+                                                   "page keeps its own URL", path=p.source,
+                                                   hint="Jekyll published only one of them at /"))
+                else:
+                    dest = "content/_index.md"
             _put(staging / dest, page.text.encode())
             pages[dest] = p.source
             report.converted.append((p.source, dest))

@@ -109,3 +109,38 @@ def test_json_resume_file_becomes_the_cv_page(tmp_path: Path) -> None:
     assert cv == {"basics": {"name": "Ada Lin"}, "skills": [{"name": "Python"}]}
     assert ("content/cv.md", "the CV page, showing data/cv.yaml") in report.written
     assert b"Python" in build_site(BuildOptions(source=tmp_path / "new")).files["cv/index.html"]
+
+
+def test_a_redirect_to_the_page_itself_is_dropped(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\n",
+        "_pages/projects.md": "---\ntitle: Projects\npermalink: /projects/\nredirect_from:\n  - /projects\n"
+                              "  - /work/\n---\nText.\n",
+    })
+    import_site("jekyll", source, tmp_path / "new")
+    front = yaml.safe_load((tmp_path / "new/content/projects.md").read_text().split("---\n")[1])
+    assert front["aliases"] == ["/work/"]
+    assert "work/index.html" in build_site(BuildOptions(source=tmp_path / "new")).files
+
+
+def test_a_page_beside_its_folder_becomes_the_folder_index(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\n",
+        "_pages/news.md": "---\ntitle: News\npermalink: /news/\n---\nAll news.\n",
+        "_news/first.md": "---\ntitle: First\npermalink: /news/first/\n---\nHello.\n",
+    })
+    import_site("jekyll", source, tmp_path / "new")
+    files = build_site(BuildOptions(source=tmp_path / "new")).files
+    assert b"All news." in files["news/index.html"] and b"Hello." in files["news/first/index.html"]
+
+
+def test_a_liquid_listing_page_keeps_its_url_but_not_its_template(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\n",
+        "_pages/year-archive.md": "---\ntitle: Posts\npermalink: /year-archive/\n---\n\n"
+                                  "{% for post in site.posts %}\n  {{ post.title }}\n{% endfor %}\n",
+    })
+    report = import_site("jekyll", source, tmp_path / "new")
+    assert [n.line for n in report.notes if "Liquid `{% for %}`" in n.message] == [6]
+    page = build_site(BuildOptions(source=tmp_path / "new")).files["year-archive/index.html"]
+    assert b"{%" not in page and b"{{" not in page
