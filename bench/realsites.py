@@ -103,8 +103,9 @@ def import_row(site: Path, tmp: Path) -> dict[str, str]:
     else:
         check = run_sitegen(["check", "--source", str(dest)])
         pages, count, top, fatal = summarize(check)
-        last = (check.stdout.strip().splitlines() or [""])[-1][:80]
-        row["check"] = (f"exit {check.returncode}, {count} build warnings; " + (fatal or last)).strip()
+        checked = [ln for ln in (check.stdout + check.stderr).splitlines() if ln.startswith("Checked ")]
+        last = checked[-1] if checked else ""
+        row["check"] = (f"exit {check.returncode}, {count} build warnings; " + (last or fatal)).strip()
     if digest_tree(site) != before:
         row["check"] = "SOURCE CHANGED; " + row["check"]
     return row
