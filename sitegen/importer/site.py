@@ -10,6 +10,7 @@ folder beside it and renamed into place at the end, so a failed import leaves no
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -19,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from sitegen.config import SiteConfig, parse_config
+from sitegen.config import MenuItem, SiteConfig, parse_config
 from sitegen.content.frontmatter import normalize_text, split_front_matter
 from sitegen.dialects import NATIVE
 from sitegen.errors import ConfigError, Diagnostic, SitegenError
@@ -27,6 +28,7 @@ from sitegen.importer.bibtex import alfolio_links
 from sitegen.importer.converters import KINDS, Converters, converters_for
 from sitegen.importer.cv import alfolio_cv, json_resume_cv
 from sitegen.importer.layout import Placement, place_files, settle_pages
+from sitegen.importer.menu import menu_from_navigation, menu_from_pages
 from sitegen.importer.pages import convert_page, render_page
 from sitegen.importer.report import ImportReport
 from sitegen.importer.settings import config_text
@@ -51,6 +53,8 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
         _write_config(staging, config, report)
         _add_cv_pages(staging, pages, report)
         _keep_urls(staging, pages, old_urls, report)
+        if not config.menu:
+            _add_menu(source, staging, config, pages, report)
         if dest.exists():
             dest.rmdir()  # empty (checked above)
         os.replace(staging, dest)
@@ -216,6 +220,32 @@ def _write_config(staging: Path, config: SiteConfig, report: ImportReport) -> No
     parse_config(text, "sitegen.yaml")  # what was written must load (raises if the translation is wrong)
     _put(staging / "sitegen.yaml", text.encode())
     report.written.append(("sitegen.yaml", "the configuration"))
+
+
+def _add_menu(source: Path, staging: Path, config: SiteConfig, pages: dict[str, str], report: ImportReport) -> None:
+    """A menu from al-folio's `nav: true` pages or `_data/navigation.yml`, when the config gave none."""
+    menu: tuple[MenuItem, ...] = ()
+    navigation = source / "_data" / "navigation.yml"
+    if navigation.is_file():
+        try:
+            menu = menu_from_navigation(load_yaml(navigation.read_text(encoding="utf-8", errors="replace")))
+        except (ValueError, yaml.YAMLError):
+            menu = ()
+    how = "from _data/navigation.yml"
+    if not menu:
+        fronts = {rel: _front_of(staging / rel, rel) for rel in pages}
+        new_config, _ = parse_config((staging / "sitegen.yaml").read_text(encoding="utf-8"), "sitegen.yaml")
+        menu, how = menu_from_pages(fronts, page_urls(staging, new_config, NATIVE)), "from the pages with `nav: true`"
+    if menu:
+        (staging / "sitegen.yaml").write_text(config_text(dataclasses.replace(config, menu=menu)), encoding="utf-8")
+        report.written.append(("sitegen.yaml", f"the menu, {how}"))
+
+
+def _front_of(path: Path, rel: str) -> dict[str, Any]:
+    try:
+        return split_front_matter(normalize_text(path.read_text(encoding="utf-8")), rel).data
+    except SitegenError:
+        return {}
 
 
 def _add_cv_pages(staging: Path, pages: dict[str, str], report: ImportReport) -> None:

@@ -37,4 +37,11 @@ def page_urls(site_dir: Path, config: SiteConfig, dialect: Dialect) -> dict[str,
                                  drafts=True, future=True)
     if errors:
         return {}
-    return {f"content/{source}": url for source, url in tree.urls.items() if source in tree.pages}
+    return {_site_relative(site_dir, source): url for source, url in tree.urls.items() if source in tree.pages}
+
+
+def _site_relative(site_dir: Path, source: str) -> str:
+    """A page's source as a path in the site folder: under `content/`, or (a reader that finds pages elsewhere,
+    such as Jekyll's `_posts/`) as named."""
+    return source if not (site_dir / "content" / source).is_file() and (site_dir / source).is_file() \
+        else f"content/{source}"

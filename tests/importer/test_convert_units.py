@@ -144,3 +144,28 @@ def test_a_liquid_listing_page_keeps_its_url_but_not_its_template(tmp_path: Path
     assert [n.line for n in report.notes if "Liquid `{% for %}`" in n.message] == [6]
     page = build_site(BuildOptions(source=tmp_path / "new")).files["year-archive/index.html"]
     assert b"{%" not in page and b"{{" not in page
+
+
+def test_menu_from_alfolio_nav_pages(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\n",
+        "_pages/cv.md": "---\ntitle: cv\nlayout: cv\npermalink: /cv/\nnav: true\nnav_order: 3\n---\n",
+        "_pages/publications.md": "---\ntitle: publications\npermalink: /publications/\nnav: true\n"
+                                  "nav_order: 1\n---\n",
+        "_pages/secret.md": "---\ntitle: secret\n---\n",
+    })
+    import_site("jekyll", source, tmp_path / "new")
+    config = yaml.safe_load((tmp_path / "new/sitegen.yaml").read_text())
+    assert config["menu"] == [{"name": "publications", "url": "/publications/", "weight": 1},
+                              {"name": "cv", "url": "/cv/", "weight": 3}]
+
+
+def test_menu_from_academicpages_navigation(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\n",
+        "_data/navigation.yml": "main:\n  - title: Talks\n    url: /talks/\n  - title: CV\n    url: /cv/\n",
+        "_pages/talks.md": "---\ntitle: Talks\npermalink: /talks/\n---\n",
+    })
+    import_site("jekyll", source, tmp_path / "new")
+    config = yaml.safe_load((tmp_path / "new/sitegen.yaml").read_text())
+    assert [m["name"] for m in config["menu"]] == ["Talks", "CV"]
