@@ -92,6 +92,8 @@ def _map_keys(front: dict[str, Any], converters: Converters, draft: bool) -> Non
         front["draft"] = True
     if draft:
         front["draft"] = True
+    if front.get("weight") is False or ("weight" in front and front["weight"] is None):
+        front.pop("weight")  # Stack's archetype writes `weight: false`: Hugo reads it as no weight
     layout = front.get("layout")
     if layout is not None and str(layout) not in THEME_LAYOUTS:
         front.pop("layout")

@@ -104,8 +104,9 @@ def _site_files(source: Path) -> list[str]:
         for name in sorted(files):
             if name.startswith(".") and name not in (".nojekyll", ".well-known"):
                 continue
-            if not (Path(folder) / name).is_file():
-                continue
+            path = Path(folder) / name
+            if not path.is_file() or (path.is_symlink() and not path.resolve().is_relative_to(source)):
+                continue  # a link out of the site is never followed (docs/safety.md)
             out.append(name if rel == "." else f"{rel}/{name}")
     return out
 

@@ -169,3 +169,21 @@ def test_menu_from_academicpages_navigation(tmp_path: Path) -> None:
     import_site("jekyll", source, tmp_path / "new")
     config = yaml.safe_load((tmp_path / "new/sitegen.yaml").read_text())
     assert [m["name"] for m in config["menu"]] == ["Talks", "CV"]
+
+
+def test_hugo_weight_false_means_no_weight(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "h", {"content/post/a.md": "---\ntitle: A\nweight: false\n---\nA.\n",
+                                         "content/post/b.md": "---\ntitle: B\nweight: yes\n---\nB.\n"})
+    report = import_site("hugo", source, tmp_path / "new")
+    assert "weight" not in (tmp_path / "new/content/post/a.md").read_text()
+    assert [n.path for n in report.notes if "weight" in n.message] == ["content/post/b.md"]
+    assert "post/b/index.html" in build_site(BuildOptions(source=tmp_path / "new")).files
+
+
+def test_a_link_out_of_the_site_is_not_followed(tmp_path: Path) -> None:
+    secret = write_tree(tmp_path / "outside", {"secret.txt": "private\n"})
+    source = write_tree(tmp_path / "j", {"_config.yml": "title: T\n", "assets/ok.txt": "fine\n"})
+    (source / "assets/leak.txt").symlink_to(secret / "secret.txt")
+    import_site("jekyll", source, tmp_path / "new")
+    assert (tmp_path / "new/static/assets/ok.txt").is_file()
+    assert not (tmp_path / "new/static/assets/leak.txt").exists()
