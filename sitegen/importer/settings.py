@@ -9,6 +9,9 @@ import yaml
 
 from sitegen.config import SiteConfig
 
+_NOT_WRITTEN = frozenset({"path", "site_layouts"})
+"""Fields that describe the site read in place, not the new one (`site_layouts: false` says a Hugo site's
+`layouts/` hold Go templates; the new site's `layouts/` will hold the user's Jinja templates)."""
 _HEADER = "# Written by `sitegen import`; every key is described in docs/configuration.md.\n"
 
 
@@ -17,7 +20,7 @@ def config_values(config: SiteConfig) -> dict[str, Any]:
     default = SiteConfig()
     out: dict[str, Any] = {}
     for f in dataclasses.fields(SiteConfig):
-        if f.name == "path":
+        if f.name in _NOT_WRITTEN:
             continue
         value = getattr(config, f.name)
         if f.name in ("title", "base_url") or value != getattr(default, f.name):
