@@ -64,6 +64,8 @@ def convert_page(source: str, text: str, converters: Converters, config: SiteCon
     body, warnings = converters.convert_content(body, source, fm.body_line)
     notes.extend(warnings)
     notes.extend(leftover_syntax(body, source, fm.body_line))
+    if source.lower().endswith((".html", ".htm")) and body.strip():
+        body = html_block(body)
     if url is not None:
         front["url"] = url
     notes.extend(_validate(front, body, markdown_name or source, source, config))
@@ -121,6 +123,13 @@ def _normal(url: str) -> str:
         return normalize_url_path(url)
     except UnsafeURLError:
         return url
+
+
+def html_block(html: str) -> str:
+    """An HTML page body as one Markdown HTML block, passed through as written: Hugo and Jekyll never run
+    `.html` pages through Markdown (a blank line would end the block, and indented lines become code)."""
+    lines = [line if line.strip() else "<!---->" for line in html.strip("\n").split("\n")]
+    return "<div>\n" + "\n".join(lines) + "\n</div>\n"
 
 
 def leftover_syntax(body: str, source: str, body_line: int) -> list[Diagnostic]:

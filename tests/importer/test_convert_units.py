@@ -187,3 +187,15 @@ def test_a_link_out_of_the_site_is_not_followed(tmp_path: Path) -> None:
     import_site("jekyll", source, tmp_path / "new")
     assert (tmp_path / "new/static/assets/ok.txt").is_file()
     assert not (tmp_path / "new/static/assets/leak.txt").exists()
+
+
+def test_an_html_page_stays_html(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\n",
+        "projects.html": "---\ntitle: Projects\npermalink: /projects/\n---\n<p>One *star*</p>\n\n"
+                         "    <p>indented after a blank line</p>\n",
+    })
+    import_site("jekyll", source, tmp_path / "new")
+    page = build_site(BuildOptions(source=tmp_path / "new")).files["projects/index.html"]
+    assert b"<p>One *star*</p>" in page and b"    <p>indented after a blank line</p>" in page
+    assert b"<code>" not in page
