@@ -7,8 +7,9 @@ Theme templates, includes, Sass and plugins cannot be read by sitegen: they are 
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 PAGE_EXTS = (".md", ".markdown", ".html", ".htm")
@@ -149,6 +150,16 @@ def _home_index(dest: str) -> str:
     """Jekyll's `index.md` (in the root or a folder) is that folder's index page: sitegen's `_index.md`."""
     folder, name = posixpath.split(dest)
     return posixpath.join(folder, "_index.md") if name == "index.md" else dest
+
+
+def excluded(rel: str, patterns: Iterable[str]) -> bool:
+    """Whether Jekyll's `exclude:` (paths, folders, globs such as `*.sh`) leaves `rel` out of the site."""
+    for pattern in patterns:
+        pattern = pattern.strip().strip("/")
+        if pattern and (rel == pattern or rel.startswith(pattern + "/") or fnmatch.fnmatchcase(rel, pattern)
+                        or fnmatch.fnmatchcase(posixpath.basename(rel), pattern)):
+            return True
+    return False
 
 
 def settle_pages(placements: list[Placement], headless: set[str]) -> list[Placement]:

@@ -27,7 +27,7 @@ from sitegen.errors import ConfigError, Diagnostic, SitegenError
 from sitegen.importer.bibtex import alfolio_links
 from sitegen.importer.converters import KINDS, Converters, converters_for
 from sitegen.importer.cv import alfolio_cv, json_resume_cv
-from sitegen.importer.layout import Placement, place_files, settle_pages
+from sitegen.importer.layout import Placement, excluded, place_files, settle_pages
 from sitegen.importer.menu import menu_from_navigation, menu_from_pages
 from sitegen.importer.pages import convert_page, render_page
 from sitegen.importer.report import ImportReport
@@ -43,6 +43,9 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
     report = ImportReport(kind, str(source), str(dest))
     config = _read_config(source, converters, report)
     paths = _site_files(source)
+    if kind == "jekyll":
+        patterns = _jekyll_excludes(source)
+        paths = [rel for rel in paths if not excluded(rel, patterns)]
     placements = place_files(kind, paths, lambda rel: _has_front_matter(source / rel))
     placements = settle_pages(placements, _headless_bundles(source, placements))
     old_urls = page_urls(source, config, converters.dialect)
@@ -109,6 +112,16 @@ def _site_files(source: Path) -> list[str]:
                 continue  # a link out of the site is never followed (docs/safety.md)
             out.append(name if rel == "." else f"{rel}/{name}")
     return out
+
+
+def _jekyll_excludes(source: Path) -> list[str]:
+    """`exclude:` of `_config.yml`: files Jekyll leaves out of the site, which the import leaves out too."""
+    try:
+        raw = load_yaml((source / "_config.yml").read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError, yaml.YAMLError):
+        return []
+    value = raw.get("exclude") if isinstance(raw, dict) else None
+    return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def _has_front_matter(path: Path) -> bool:

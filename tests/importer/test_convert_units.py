@@ -199,3 +199,14 @@ def test_an_html_page_stays_html(tmp_path: Path) -> None:
     page = build_site(BuildOptions(source=tmp_path / "new")).files["projects/index.html"]
     assert b"<p>One *star*</p>" in page and b"    <p>indented after a blank line</p>" in page
     assert b"<code>" not in page
+
+
+def test_jekyll_exclude_is_honoured(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\nexclude:\n  - notes/\n  - \"*.sh\"\n  - drafts.md\n",
+        "notes/todo.txt": "x\n", "deploy.sh": "echo\n", "drafts.md": "---\ntitle: D\n---\n",
+        "tools/run.sh": "echo\n", "keep.txt": "k\n",
+    })
+    import_site("jekyll", source, tmp_path / "new")
+    made = sorted(p.relative_to(tmp_path / "new").as_posix() for p in (tmp_path / "new").rglob("*") if p.is_file())
+    assert made == ["sitegen.yaml", "static/keep.txt"]
