@@ -22,6 +22,8 @@ class ImportReport:
     """(new path, why) of files the importer made (sitegen.yaml, data/cv.yaml, cv.md...)."""
     pinned: list[tuple[str, str, str]] = field(default_factory=list)
     """(new path, old URL, URL sitegen would give) of pages that keep their old URL with `url:`."""
+    explicit_urls: set[str] = field(default_factory=set)
+    """Source pages whose URL is written in their front matter (`permalink:`, `url:`)."""
     notes: list[Diagnostic] = field(default_factory=list)
     """What could not be converted, with file:line and what to do."""
     skipped: dict[str, tuple[str, int]] = field(default_factory=dict)
@@ -47,7 +49,8 @@ class ImportReport:
             where = note.path or ""
             if note.line:
                 where += f":{note.line}"
-            lines.append(f"  not converted {where}: {note.message}".replace(": not converted:", ":"))
+            where = f" {where}" if where else ""
+            lines.append(f"  not converted{where}: {note.message}".replace(": not converted:", ":"))
             if note.hint:
                 lines.append(f"      what to do: {note.hint}")
         lines.append(f"{len(self.converted)} pages converted, {len(self.copied)} files copied, "

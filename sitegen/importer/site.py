@@ -184,6 +184,8 @@ def _write_files(source: Path, staging: Path, placements: list[Placement], conve
                                                hint="copy the page over by hand and fix it"))
                 continue
             dest = p.dest
+            if page.front.get("url"):
+                report.explicit_urls.add(p.source)
             if page.front.get("url") == "/" and not page.front.get("draft") and dest != "content/_index.md":
                 # `permalink: /` (academicpages, al-folio's about.md) makes the page the home page.
                 page.front.pop("url", None)
@@ -279,9 +281,12 @@ def _keep_urls(staging: Path, pages: dict[str, str], old_urls: dict[str, str], r
     """Pin `url:` on each imported page whose URL under sitegen differs from the one it had."""
     config, _ = parse_config((staging / "sitegen.yaml").read_text(encoding="utf-8"), "sitegen.yaml")
     new_urls = page_urls(staging, config, NATIVE)
+    unknown: list[str] = []
     for new, old_source in sorted(pages.items()):
         before = old_urls.get(old_source)
         after = new_urls.get(new)
+        if before is None and old_source not in report.explicit_urls:
+            unknown.append(old_source)
         if before is None or after is None or before == after:
             continue
         path = staging / new
@@ -290,4 +295,8 @@ def _keep_urls(staging: Path, pages: dict[str, str], old_urls: dict[str, str], r
         front["url"] = before
         path.write_text(render_page(front, fm.body), encoding="utf-8")
         report.pinned.append((new, before, after))
+    if unknown:
+        report.notes.append(Diagnostic(
+            f"the URL {len(unknown)} page(s) had could not be worked out (first: {unknown[0]}); they get "
+            "sitegen's URLs", hint="compare with the old site, and write `url:` into a page whose URL must stay"))
 

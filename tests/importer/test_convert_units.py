@@ -9,11 +9,12 @@ import yaml
 
 from sitegen.build import BuildOptions, build_site
 from sitegen.cv.validate import validate_cv
-from sitegen.importer import import_site
+from sitegen.importer import converters_for, import_site
 from sitegen.importer.bibtex import alfolio_links
 from sitegen.importer.cv import alfolio_cv, json_resume_cv
 from sitegen.importer.layout import place_files
 from sitegen.importer.pages import leftover_syntax
+from sitegen.importer.urls import page_urls
 from tests.importer.conftest import write_tree
 
 
@@ -210,3 +211,21 @@ def test_jekyll_exclude_is_honoured(tmp_path: Path) -> None:
     import_site("jekyll", source, tmp_path / "new")
     made = sorted(p.relative_to(tmp_path / "new").as_posix() for p in (tmp_path / "new").rglob("*") if p.is_file())
     assert made == ["sitegen.yaml", "static/keep.txt"]
+
+
+def test_pages_whose_old_url_is_unknown_are_named(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\n",
+        "_posts/2020-01-02-hello.md": "---\ntitle: Hello\n---\nHi.\n",
+        "_pages/about.md": "---\ntitle: About\npermalink: /about/\n---\nMe.\n",
+    })
+    converters = converters_for("jekyll")
+    config, _ = converters.read_config(source)
+    known = page_urls(source, config, converters.dialect)
+    report = import_site("jekyll", source, tmp_path / "new")
+    notes = [n.message for n in report.notes if "could not be worked out" in n.message]
+    if "_posts/2020-01-02-hello.md" in known:  # a Jekyll reader that places posts: the URL is kept
+        assert not notes
+    else:
+        assert notes == ["the URL 1 page(s) had could not be worked out (first: _posts/2020-01-02-hello.md); "
+                         "they get sitegen's URLs"]
