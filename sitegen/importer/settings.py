@@ -9,9 +9,10 @@ import yaml
 
 from sitegen.config import SiteConfig
 
-_NOT_WRITTEN = frozenset({"path", "site_layouts"})
+_NOT_WRITTEN = frozenset({"path", "site_layouts", "layout", "dialect_settings"})
 """Fields that describe the site read in place, not the new one (`site_layouts: false` says a Hugo site's
-`layouts/` hold Go templates; the new site's `layouts/` will hold the user's Jinja templates)."""
+`layouts/` hold Go templates, `layout` where a Jekyll site keeps its pages, `dialect_settings` its permalink
+rules: the new site has sitegen's folders, its own templates in `layouts/` and the URLs written in its pages)."""
 _HEADER = "# Written by `sitegen import`; every key is described in docs/configuration.md.\n"
 
 
