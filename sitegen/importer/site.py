@@ -53,6 +53,7 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
     try:
         pages = _write_files(source, staging, placements, converters, config, report)
+        config = _moved_paths(config, {p.source: p.dest for p in placements if p.dest})
         _write_config(staging, config, report)
         _add_cv_pages(staging, pages, report)
         _keep_urls(staging, pages, old_urls, report)
@@ -229,6 +230,15 @@ def _convert_cv(source: Path, staging: Path, p: Placement, config: SiteConfig, r
     header = f"# Converted from {p.source} by `sitegen import` (format: docs/cv.md).\n"
     _put(staging / p.dest, (header + yaml.safe_dump(cv, sort_keys=False, allow_unicode=True, width=1000)).encode())
     report.written.append((p.dest, f"the CV, converted from {p.source}"))
+
+
+def _moved_paths(config: SiteConfig, moved: dict[str, str]) -> SiteConfig:
+    """Config values naming files of the source folder, made to name where the import put them
+    (`cv.bibtex: [_bibliography/papers.bib]` -> `[data/papers.bib]`)."""
+    bibtex = config.cv.get("bibtex")
+    if not isinstance(bibtex, list):
+        return config
+    return dataclasses.replace(config, cv={**config.cv, "bibtex": [moved.get(str(p), p) for p in bibtex]})
 
 
 def _write_config(staging: Path, config: SiteConfig, report: ImportReport) -> None:

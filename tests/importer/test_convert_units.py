@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -229,3 +231,13 @@ def test_pages_whose_old_url_is_unknown_are_named(tmp_path: Path) -> None:
     else:
         assert notes == ["the URL 1 page(s) had could not be worked out (first: _posts/2020-01-02-hello.md); "
                          "they get sitegen's URLs"]
+
+
+def test_config_paths_follow_the_files(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {"_config.yml": "title: T\n", "_bibliography/papers.bib": "@misc{a,\n}\n"})
+    converters = converters_for("jekyll")
+    config, _ = converters.read_config(source)
+    reader = replace(converters, read_config=lambda site: (dataclasses.replace(
+        config, cv={"bibtex": ["_bibliography/papers.bib"]}), []))
+    import_site("jekyll", source, tmp_path / "new", reader)
+    assert yaml.safe_load((tmp_path / "new/sitegen.yaml").read_text())["cv"] == {"bibtex": ["data/papers.bib"]}
