@@ -154,6 +154,7 @@ def _write_files(source: Path, staging: Path, placements: list[Placement], conve
                  config: SiteConfig, report: ImportReport) -> dict[str, str]:
     """Convert and copy; returns new page path -> source path."""
     pages: dict[str, str] = {}
+    urls_written: dict[str, str] = {}
     for p in placements:
         if p.action == "skip":
             where = _skip_folder(p.source)
@@ -187,6 +188,13 @@ def _write_files(source: Path, staging: Path, placements: list[Placement], conve
             dest = p.dest
             if page.front.get("url"):
                 report.explicit_urls.add(p.source)
+                first = urls_written.setdefault(str(page.front["url"]), p.source)
+                if first != p.source and page.front["url"] != "/":
+                    report.notes.append(Diagnostic(f"{first} has the URL {page.front['url']} too (the old site "
+                                                   "wrote one over the other): this page keeps sitegen's URL",
+                                                   path=p.source, hint="remove one of them, or give it a `url:`"))
+                    page.front.pop("url")
+                    page.text = render_page(page.front, page.body)
             if page.front.get("url") == "/" and not page.front.get("draft") and dest != "content/_index.md":
                 # `permalink: /` (academicpages, al-folio's about.md) makes the page the home page.
                 page.front.pop("url", None)
@@ -291,14 +299,18 @@ def _keep_urls(staging: Path, pages: dict[str, str], old_urls: dict[str, str], r
     """Pin `url:` on each imported page whose URL under sitegen differs from the one it had."""
     config, _ = parse_config((staging / "sitegen.yaml").read_text(encoding="utf-8"), "sitegen.yaml")
     new_urls = page_urls(staging, config, NATIVE)
-    unknown: list[str] = []
-    for new, old_source in sorted(pages.items()):
-        before = old_urls.get(old_source)
-        after = new_urls.get(new)
-        if before is None and old_source not in report.explicit_urls:
-            unknown.append(old_source)
-        if before is None or after is None or before == after:
+    unknown = sorted(src for src in pages.values() if src not in old_urls and src not in report.explicit_urls)
+    moves = {new: (old_urls[src], new_urls[new]) for new, src in sorted(pages.items())
+             if src in old_urls and new in new_urls and old_urls[src] != new_urls[new]}
+    taken = {url for new, url in new_urls.items() if new not in moves}
+    for new, (before, after) in moves.items():
+        if before in taken:  # two pages had one URL (the tool wrote one over the other): keep them apart
+            report.notes.append(Diagnostic(f"another page has the URL {before} this page had: it keeps "
+                                           f"sitegen's URL {after}", path=pages[new],
+                                           hint="the old site showed only one of them there; remove one"))
+            taken.add(after)
             continue
+        taken.add(before)
         path = staging / new
         fm = split_front_matter(normalize_text(path.read_text(encoding="utf-8")), new)
         front = dict(fm.data)

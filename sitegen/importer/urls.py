@@ -22,7 +22,7 @@ _FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
 
 def page_urls(site_dir: Path, config: SiteConfig, dialect: Dialect) -> dict[str, str]:
     """Site-relative source path (`content/posts/x.md`) -> URL path (`/posts/x/`) of every page, drafts and
-    future pages included; {} when the pages do not form a tree (the build will say why)."""
+    future pages included (not those whose URL another page has: the build reports them)."""
     try:
         sources = discover_sources(site_dir, [], allow_outside=False)
     except (SitegenError, OSError):
@@ -33,10 +33,9 @@ def page_urls(site_dir: Path, config: SiteConfig, dialect: Dialect) -> dict[str,
             pages.append(parse_page(source.rel, read_text(source, "content"), config, dialect))
         except (SitegenError, OSError):
             continue
-    tree, errors = assemble_tree(pages, [r.rel for r in sources.resources], config, now=_FAR_FUTURE,
-                                 drafts=True, future=True)
-    if errors:
-        return {}
+    # Pages that collide are left out of the tree (the build reports them); every other page keeps its URL.
+    tree, _ = assemble_tree(pages, [r.rel for r in sources.resources], config, now=_FAR_FUTURE, drafts=True,
+                            future=True)
     return {_site_relative(site_dir, source): url for source, url in tree.urls.items() if source in tree.pages}
 
 

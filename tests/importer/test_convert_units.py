@@ -241,3 +241,15 @@ def test_config_paths_follow_the_files(tmp_path: Path) -> None:
         config, cv={"bibtex": ["_bibliography/papers.bib"]}), []))
     import_site("jekyll", source, tmp_path / "new", reader)
     assert yaml.safe_load((tmp_path / "new/sitegen.yaml").read_text())["cv"] == {"bibtex": ["data/papers.bib"]}
+
+
+def test_two_pages_with_one_url_both_import_and_build(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "j", {
+        "_config.yml": "title: T\n",
+        "_posts/2015-08-14-blog-post-4.md": "---\ntitle: Four\npermalink: /posts/2012/08/blog-post-4/\n---\nA.\n",
+        "_posts/2199-01-01-future-post.md": "---\ntitle: Future\npermalink: /posts/2012/08/blog-post-4/\n---\nB.\n",
+    })
+    report = import_site("jekyll", source, tmp_path / "new")
+    assert [n.path for n in report.notes if "too" in n.message] == ["_posts/2199-01-01-future-post.md"]
+    files = build_site(BuildOptions(source=tmp_path / "new", future=True)).files
+    assert b"A." in files["posts/2012/08/blog-post-4/index.html"]
