@@ -34,7 +34,9 @@ _ROOT_SKIP = {
     "docker-compose.yml", "Rakefile", "LICENSE", "LICENSE.md", "LICENSE.txt", "README.md", "README",
     "CONTRIBUTING.md", "CHANGELOG.md", "CUSTOMIZE.md", "FAQ.md", "INSTALL.md", "netlify.toml", "go.mod", "go.sum",
     "hugo.toml", "hugo.yaml", "hugo.json", "config.toml", "config.yaml", "config.yml", "config.json",
-    ".gitignore", ".gitmodules", ".hugo_build.lock", "purgecss.config.js", "deploy.sh",
+    ".gitignore", ".gitmodules", ".hugo_build.lock", "purgecss.config.js", "deploy.sh", "requirements.txt",
+    "Makefile", "CITATION.cff", "docker-compose-slim.yml", "Dockerfile.slim", "CODE_OF_CONDUCT.md", "SECURITY.md",
+    "yarn.lock", "pnpm-lock.yaml", "tsconfig.json", "babel.config.js", "webpack.config.js", "Procfile",
 }
 _SASS_EXTS = (".scss", ".sass")
 
