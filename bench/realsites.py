@@ -3,6 +3,7 @@
 
     python bench/realsites.py /tmp/real/*            # build each folder in place (output in a temp folder)
     python bench/realsites.py --import /tmp/real/*   # also `sitegen import` each into a temp folder and check it
+    python bench/realsites.py --original blog=/tmp/blog-public /tmp/real/blog   # compare with the tool's output
 
 Each folder is built with `sitegen build --no-cache --output <temp>` (the output is never inside the source) and
 a digest of the folder is taken before and after: a build that changed the source is reported. Columns: pages
@@ -79,6 +80,23 @@ def summarize(proc: subprocess.CompletedProcess[str]) -> tuple[str, int, str, st
     return pages, sum(kinds.values()), top, fatal
 
 
+def html_pages(root: Path) -> set[str]:
+    """The HTML pages of a built site, as URL paths (`posts/x/index.html` -> `/posts/x/`)."""
+    out: set[str] = set()
+    for path in root.rglob("*.html"):
+        rel = path.relative_to(root).as_posix()
+        out.add("/" + (rel[:-len("index.html")] if rel.endswith("index.html") else rel))
+    return out
+
+
+def compare_row(site: str, built: Path, original: Path) -> dict[str, str]:
+    """Pages the original tool published that sitegen did not, and the other way round."""
+    ours, theirs = html_pages(built), html_pages(original)
+    missing, extra = sorted(theirs - ours), sorted(ours - theirs)
+    return {"site": site, "both": str(len(ours & theirs)), "only original": f"{len(missing)}: {', '.join(missing[:6])}",
+            "only sitegen": f"{len(extra)}: {', '.join(extra[:6])}"}
+
+
 def build_row(site: Path, tmp: Path) -> dict[str, str]:
     """Build one site folder unedited into a temporary output."""
     before = digest_tree(site)
@@ -101,6 +119,8 @@ def import_row(site: Path, tmp: Path) -> dict[str, str]:
     if proc.returncode != 0:
         row["check"] = "import failed: " + (proc.stderr.strip().splitlines() or ["?"])[0][:120]
     else:
+        run_sitegen(["build", "--source", str(dest), "--output", str(tmp / f"{site.name}-imported-out"),
+                     "--no-cache", "--quiet"])
         check = run_sitegen(["check", "--source", str(dest)])
         pages, count, top, fatal = summarize(check)
         checked = [ln for ln in (check.stdout + check.stderr).splitlines() if ln.startswith("Checked ")]
@@ -125,14 +145,27 @@ def main() -> None:
     parser.add_argument("sites", nargs="+", type=Path)
     parser.add_argument("--import", dest="do_import", action="store_true",
                         help="also run `sitegen import` on each and `sitegen check` the result")
+    parser.add_argument("--original", action="append", default=[], metavar="SITE=FOLDER",
+                        help="the original tool's output of SITE (a folder name given), to compare page URLs")
     args = parser.parse_args()
+    originals = dict(item.split("=", 1) for item in args.original)
     sites = [s.resolve() for s in args.sites if s.is_dir()]
     with tempfile.TemporaryDirectory(prefix="realsites-") as tmp_name:
         tmp = Path(tmp_name)
         print_table([build_row(s, tmp) for s in sites], ["site", "pages", "warnings", "top", "fatal"])
+        compared = [compare_row(s.name, tmp / f"{s.name}-out", Path(originals[s.name])) for s in sites
+                    if s.name in originals and (tmp / f"{s.name}-out").is_dir()]
+        if compared:
+            print()
+            print_table(compared, ["site", "both", "only original", "only sitegen"])
         if args.do_import:
             print()
             print_table([import_row(s, tmp) for s in sites], ["site", "written", "unconverted", "check"])
+            compared = [compare_row(s.name, tmp / f"{s.name}-imported-out", Path(originals[s.name])) for s in sites
+                        if s.name in originals and (tmp / f"{s.name}-imported-out").is_dir()]
+            if compared:
+                print()
+                print_table(compared, ["site", "both", "only original", "only sitegen"])
 
 
 if __name__ == "__main__":
