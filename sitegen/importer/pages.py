@@ -16,8 +16,9 @@ import yaml
 
 from sitegen.config import SiteConfig
 from sitegen.content.frontmatter import normalize_text, split_front_matter
-from sitegen.content.page import parse_page
+from sitegen.content.page import Page, parse_page
 from sitegen.content.urls import UnsafeURLError, normalize_url_path
+from sitegen.dialects import NATIVE, Dialect
 from sitegen.errors import ContentError, Diagnostic, ErrorGroup, SitegenError
 from sitegen.importer.converters import Converters
 
@@ -151,27 +152,34 @@ def leftover_syntax(body: str, source: str, body_line: int) -> list[Diagnostic]:
 
 def _validate(front: dict[str, Any], body: str, name: str, source: str, config: SiteConfig) -> list[Diagnostic]:
     """Parse the result as sitegen will; drop each front matter value it refuses, with a note."""
-    notes: list[Diagnostic] = []
-    for _ in range(3):
-        try:
-            parse_page(name, render_page(front, body), config)
-            return notes
-        except SitegenError as exc:
-            errors = exc.errors if isinstance(exc, ErrorGroup) else [exc]
-            dropped = False
-            for error in errors:
-                match = _KEY_ERROR.match(error.message) if isinstance(error, ContentError) else None
-                if match and match[1] in front:
-                    notes.append(Diagnostic(f"front matter `{match[1]}: {front[match[1]]!r}` dropped: "
-                                            f"{error.message[match.end():]}", path=source,
-                                            hint="set it again by hand if it mattered"))
-                    front.pop(match[1])
-                    dropped = True
-            if not dropped:
-                notes.append(Diagnostic(f"sitegen cannot read the converted page: {exc.message}", path=source,
-                                        hint="fix the page in the new site by hand"))
-                return notes
+    page, dropped, problem = parse_leniently(name, front, body, config, NATIVE)
+    notes = [Diagnostic(f"front matter `{key}: {value!r}` dropped: {why}", path=source,
+                        hint="set it again by hand if it mattered") for key, value, why in dropped]
+    if page is None:
+        notes.append(Diagnostic(f"sitegen cannot read the converted page: {problem}", path=source,
+                                hint="fix the page in the new site by hand"))
     return notes
+
+
+def parse_leniently(name: str, front: dict[str, Any], body: str, config: SiteConfig, dialect: Dialect
+                    ) -> tuple[Page | None, list[tuple[str, Any, str]], str]:
+    """Parse a page as sitegen does, dropping (from `front`) each value it refuses: the page (None when it still
+    cannot be read), the (key, value, reason) dropped, and the last problem."""
+    dropped: list[tuple[str, Any, str]] = []
+    problem = ""
+    for _ in range(4):
+        try:
+            return parse_page(name, render_page(_plain(front), body), config, dialect), dropped, ""
+        except SitegenError as exc:
+            problem = exc.message
+            errors = exc.errors if isinstance(exc, ErrorGroup) else [exc]
+            keys = [m for e in errors if isinstance(e, ContentError) and (m := _KEY_ERROR.match(e.message))]
+            keys = [m for m in keys if m[1] in front]
+            if not keys:
+                return None, dropped, problem
+            for match in keys:
+                dropped.append((match[1], front.pop(match[1]), match.string[match.end():]))
+    return None, dropped, problem
 
 
 def render_page(front: dict[str, Any], body: str) -> str:

@@ -11,11 +11,13 @@ import datetime as dt
 from pathlib import Path
 
 from sitegen.config import SiteConfig
-from sitegen.content.page import Page, parse_page
+from sitegen.content.frontmatter import normalize_text, split_front_matter
+from sitegen.content.page import Page
 from sitegen.content.sources import discover_sources, read_text
 from sitegen.content.tree import assemble_tree
 from sitegen.dialects import Dialect
 from sitegen.errors import SitegenError
+from sitegen.importer.pages import parse_leniently
 
 _FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
 
@@ -30,9 +32,13 @@ def page_urls(site_dir: Path, config: SiteConfig, dialect: Dialect) -> dict[str,
     pages: list[Page] = []
     for source in sources.pages:
         try:
-            pages.append(parse_page(source.rel, read_text(source, "content"), config, dialect))
+            fm = split_front_matter(normalize_text(read_text(source, "content")), source.rel)
         except (SitegenError, OSError):
             continue
+        # A value sitegen refuses (`toc: [list]`, `weight: false`) does not hide the page's URL: it is dropped.
+        page, _, _ = parse_leniently(source.rel, dict(fm.data), fm.body, config, dialect)
+        if page is not None:
+            pages.append(page)
     # Pages that collide are left out of the tree (the build reports them); every other page keeps its URL.
     tree, _ = assemble_tree(pages, [r.rel for r in sources.resources], config, now=_FAR_FUTURE, drafts=True,
                             future=True)

@@ -10,12 +10,14 @@ import pytest
 import yaml
 
 from sitegen.build import BuildOptions, build_site
+from sitegen.config import SiteConfig
 from sitegen.cv.validate import validate_cv
+from sitegen.dialects import NATIVE
 from sitegen.importer import converters_for, import_site
 from sitegen.importer.bibtex import alfolio_links
 from sitegen.importer.cv import alfolio_cv, json_resume_cv
 from sitegen.importer.layout import place_files
-from sitegen.importer.pages import leftover_syntax
+from sitegen.importer.pages import leftover_syntax, parse_leniently
 from sitegen.importer.urls import page_urls
 from tests.importer.conftest import write_tree
 
@@ -253,3 +255,10 @@ def test_two_pages_with_one_url_both_import_and_build(tmp_path: Path) -> None:
     assert [n.path for n in report.notes if "too" in n.message] == ["_posts/2199-01-01-future-post.md"]
     files = build_site(BuildOptions(source=tmp_path / "new", future=True)).files
     assert b"A." in files["posts/2012/08/blog-post-4/index.html"]
+
+
+def test_a_refused_value_is_dropped_and_the_page_still_read() -> None:
+    front = {"title": "Distill", "toc": [{"name": "Equations"}], "weight": "heavy", "url": "/blog/2021/distill/"}
+    page, dropped, _ = parse_leniently("posts/distill.md", front, "Text.\n", SiteConfig(), NATIVE)
+    assert page is not None and page.url == "/blog/2021/distill/"
+    assert sorted(key for key, _, _ in dropped) == ["toc", "weight"]
