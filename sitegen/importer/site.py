@@ -54,6 +54,7 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
     try:
         pages = _write_files(source, staging, placements, converters, config, report)
         config = _moved_paths(config, {p.source: p.dest for p in placements if p.dest})
+        config = _theme_menu_links(config, report)
         _write_config(staging, config, report)
         _add_cv_pages(staging, pages, report)
         _keep_urls(staging, pages, old_urls, report)
@@ -238,6 +239,20 @@ def _convert_cv(source: Path, staging: Path, p: Placement, config: SiteConfig, r
     header = f"# Converted from {p.source} by `sitegen import` (format: docs/cv.md).\n"
     _put(staging / p.dest, (header + yaml.safe_dump(cv, sort_keys=False, allow_unicode=True, width=1000)).encode())
     report.written.append((p.dest, f"the CV, converted from {p.source}"))
+
+
+def _theme_menu_links(config: SiteConfig, report: ImportReport) -> SiteConfig:
+    """Menu entries that link to a section of the old theme's home page (`#featured`, Wowchemy's widgets):
+    sitegen's home page has no such section, so they are left out, each with a note."""
+    kept = []
+    for item in config.menu:
+        if item.url.startswith(("#", "/#")):
+            report.notes.append(Diagnostic(f"menu entry `{item.name}` links to `{item.url}`, a section of the old "
+                                           "theme's home page: left out", path=config.path,
+                                           hint="add it again in sitegen.yaml with the URL of a page"))
+        else:
+            kept.append(item)
+    return dataclasses.replace(config, menu=tuple(kept)) if len(kept) != len(config.menu) else config
 
 
 def _moved_paths(config: SiteConfig, moved: dict[str, str]) -> SiteConfig:

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from sitegen.build import BuildOptions, build_site
-from sitegen.config import SiteConfig
+from sitegen.config import MenuItem, SiteConfig
 from sitegen.cv.validate import validate_cv
 from sitegen.dialects import NATIVE
 from sitegen.importer import converters_for, import_site
@@ -262,3 +262,15 @@ def test_a_refused_value_is_dropped_and_the_page_still_read() -> None:
     page, dropped, _ = parse_leniently("posts/distill.md", front, "Text.\n", SiteConfig(), NATIVE)
     assert page is not None and page.url == "/blog/2021/distill/"
     assert sorted(key for key, _, _ in dropped) == ["toc", "weight"]
+
+
+def test_menu_links_to_the_old_themes_home_sections_are_left_out(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "h", {"content/_index.md": "---\ntitle: Home\n---\n"})
+    converters = converters_for("hugo")
+    config, _ = converters.read_config(source)
+    menu = (MenuItem("Publications", "#featured", 1), MenuItem("Posts", "/post/", 2))
+    reader = replace(converters, read_config=lambda site: (dataclasses.replace(config, menu=menu), []))
+    report = import_site("hugo", source, tmp_path / "new", reader)
+    assert yaml.safe_load((tmp_path / "new/sitegen.yaml").read_text())["menu"] == [
+        {"name": "Posts", "url": "/post/", "weight": 2}]
+    assert any("`#featured`" in n.message for n in report.notes)
