@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 
 from sitegen.config import SiteConfig
+from sitegen.errors import Diagnostic
 
 _NOT_WRITTEN = frozenset({"path", "site_layouts", "layout", "dialect_settings"})
 """Fields that describe the site read in place, not the new one (`site_layouts: false` says a Hugo site's
@@ -42,3 +43,26 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     return value
+
+
+def without_theme_links(config: SiteConfig) -> tuple[SiteConfig, list[Diagnostic]]:
+    """Menu entries that link to a section of the old theme's home page (`#featured`, Wowchemy's widgets):
+    sitegen's home page has no such section, so they are left out, each with a note."""
+    kept, notes = [], []
+    for item in config.menu:
+        if item.url.startswith(("#", "/#")):
+            notes.append(Diagnostic(f"menu entry `{item.name}` links to `{item.url}`, a section of the old "
+                                           "theme's home page: left out", path=config.path,
+                                           hint="add it again in sitegen.yaml with the URL of a page"))
+        else:
+            kept.append(item)
+    return (dataclasses.replace(config, menu=tuple(kept)) if notes else config), notes
+
+
+def with_moved_paths(config: SiteConfig, moved: dict[str, str]) -> SiteConfig:
+    """Config values naming files of the source folder, made to name where the import put them
+    (`cv.bibtex: [_bibliography/papers.bib]` -> `[data/papers.bib]`)."""
+    bibtex = config.cv.get("bibtex")
+    if not isinstance(bibtex, list):
+        return config
+    return dataclasses.replace(config, cv={**config.cv, "bibtex": [moved.get(str(p), p) for p in bibtex]})

@@ -31,7 +31,7 @@ from sitegen.importer.layout import Placement, excluded, place_files, settle_pag
 from sitegen.importer.menu import menu_from_navigation, menu_from_pages
 from sitegen.importer.pages import convert_page, render_page
 from sitegen.importer.report import ImportReport
-from sitegen.importer.settings import config_text
+from sitegen.importer.settings import config_text, with_moved_paths, without_theme_links
 from sitegen.importer.urls import page_urls
 from sitegen.yamlload import load_yaml
 
@@ -53,8 +53,9 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
     try:
         pages = _write_files(source, staging, placements, converters, config, report)
-        config = _moved_paths(config, {p.source: p.dest for p in placements if p.dest})
-        config = _theme_menu_links(config, report)
+        config = with_moved_paths(config, {p.source: p.dest for p in placements if p.dest})
+        config, dropped = without_theme_links(config)
+        report.notes.extend(dropped)
         _write_config(staging, config, report)
         _add_cv_pages(staging, pages, report)
         _keep_urls(staging, pages, old_urls, report)
@@ -239,29 +240,6 @@ def _convert_cv(source: Path, staging: Path, p: Placement, config: SiteConfig, r
     header = f"# Converted from {p.source} by `sitegen import` (format: docs/cv.md).\n"
     _put(staging / p.dest, (header + yaml.safe_dump(cv, sort_keys=False, allow_unicode=True, width=1000)).encode())
     report.written.append((p.dest, f"the CV, converted from {p.source}"))
-
-
-def _theme_menu_links(config: SiteConfig, report: ImportReport) -> SiteConfig:
-    """Menu entries that link to a section of the old theme's home page (`#featured`, Wowchemy's widgets):
-    sitegen's home page has no such section, so they are left out, each with a note."""
-    kept = []
-    for item in config.menu:
-        if item.url.startswith(("#", "/#")):
-            report.notes.append(Diagnostic(f"menu entry `{item.name}` links to `{item.url}`, a section of the old "
-                                           "theme's home page: left out", path=config.path,
-                                           hint="add it again in sitegen.yaml with the URL of a page"))
-        else:
-            kept.append(item)
-    return dataclasses.replace(config, menu=tuple(kept)) if len(kept) != len(config.menu) else config
-
-
-def _moved_paths(config: SiteConfig, moved: dict[str, str]) -> SiteConfig:
-    """Config values naming files of the source folder, made to name where the import put them
-    (`cv.bibtex: [_bibliography/papers.bib]` -> `[data/papers.bib]`)."""
-    bibtex = config.cv.get("bibtex")
-    if not isinstance(bibtex, list):
-        return config
-    return dataclasses.replace(config, cv={**config.cv, "bibtex": [moved.get(str(p), p) for p in bibtex]})
 
 
 def _write_config(staging: Path, config: SiteConfig, report: ImportReport) -> None:
