@@ -20,7 +20,10 @@ COMMANDS = {
     "check": "Check every internal link, image and fragment of the built site.",
     "cv": "Make the CV as HTML, PDF, JSON Resume or Markdown without building the site.",
     "clean": "Remove the output folder's sitegen files and the build cache.",
+    "import": "Convert a Hugo or Jekyll site into a new sitegen site (the original is only read).",
 }
+MODULES = {"import": "import_"}
+"""Verbs whose module name differs (`import` is a Python keyword)."""
 
 
 def version_line() -> str:
@@ -54,9 +57,9 @@ def make_parser() -> argparse.ArgumentParser:
 
 def _command_module(name: str):  # type: ignore[no-untyped-def]
     try:
-        return importlib.import_module(f"sitegen.commands.{name}")
+        return importlib.import_module(f"sitegen.commands.{MODULES.get(name, name)}")
     except ModuleNotFoundError as exc:
-        if exc.name == f"sitegen.commands.{name}":
+        if exc.name == f"sitegen.commands.{MODULES.get(name, name)}":
             return None
         raise
 
