@@ -9,6 +9,7 @@ from typing import Any
 from sitegen.cv.i18n import format_month, labels
 from sitegen.cv.schema import EXTENSION_SECTIONS, JSON_RESUME_SECTIONS
 from sitegen.cv.validate import is_free_section, normalize_url, parse_cv_date
+from sitegen.cv.variant import apply_variant
 
 DEFAULT_ORDER = ["work", "education", "publications", "talks", "teaching", "awards", "projects", "open_source",
                  "patents", "service", "volunteer", "certificates", "skills", "languages", "interests",
@@ -99,6 +100,17 @@ def _range(item: dict[str, Any], lang: str, words: dict[str, str]) -> tuple[str,
     if start_text == end_text:
         return start_text, end_key
     return f"{start_text} – {end_text}".strip(" –"), end_key
+
+
+def location_text(location: dict[str, Any], lang: str) -> str:
+    """Where the CV's owner lives, as written: `Vienna, Austria`; `奥地利维也纳` in Chinese and Japanese (largest
+    place first, no commas). The country is `country` as the author wrote it; `countryCode` (`AT`) only when that
+    is all there is, since sitegen does not translate codes into names."""
+    city, region = _text(location.get("city")), _text(location.get("region"))
+    country = _text(location.get("country")) or _text(location.get("countryCode"))
+    if lang.split("-")[0].lower() in ("zh", "ja") and location.get("country"):
+        return "".join(dict.fromkeys(x for x in (country, region, city) if x))
+    return ", ".join(dict.fromkeys(x for x in (city, region, country) if x))
 
 
 def normalize_name(name: str) -> str:
@@ -199,7 +211,8 @@ def section_titles(data: dict[str, Any], lang: str) -> tuple[list[str], dict[str
 
 def build_cv(data: dict[str, Any], lang: str, name_variants: list[str], variant: dict[str, Any] | None = None,
              variant_name: str = "") -> CV:
-    """Normalize raw CV data (already validated) into a CV for one language and variant."""
+    """Normalize raw CV data (already validated) into a CV for one language and variant (`apply_variant`)."""
+    data = apply_variant(data, variant)
     words = labels(lang)
     basics = data.get("basics") or {}
     me = {normalize_name(n) for n in [_text(basics.get("name")), *name_variants] if n}
@@ -207,28 +220,16 @@ def build_cv(data: dict[str, Any], lang: str, name_variants: list[str], variant:
     cv = CV(lang=lang, name=_text(basics.get("name")), label=_text(basics.get("label")),
             email=_text(basics.get("email")), phone=_text(basics.get("phone")),
             url=normalize_url(_text(basics.get("url"))),
-            location=", ".join(_text(location.get(k)) for k in ("city", "region", "countryCode") if location.get(k)),
+            location=location_text(location, lang),
             summary=_text(basics.get("summary")),
             profiles=[(_text(p.get("network")), _text(p.get("username")), normalize_url(_text(p.get("url"))))
                       for p in basics.get("profiles") or []],
             variant=variant_name, labels=words)
     order, titles = section_titles(data, lang)
-    variant = variant or {}
-    wanted_tags = set(variant.get("tags") or [])
-    if variant.get("sections"):
-        order = [k for k in variant["sections"] if k in titles]
     for key in order:
         raw = data[key]
         items = raw["entries"] if isinstance(raw, dict) else raw
         entries = [_entry(key, item, lang, words, me) for item in items if isinstance(item, dict)]
-        if wanted_tags:
-            entries = [e for e in entries if not e.tags or wanted_tags & set(e.tags)]
-        if key == "publications" and variant.get("max_publications"):
-            limit = int(variant["max_publications"])
-            selected = [e for e in entries if words["selected"] in e.badges]
-            rest = [e for e in entries if words["selected"] not in e.badges]
-            keep = {id(e) for e in (selected + rest)[:limit]}
-            entries = [e for e in entries if id(e) in keep]
         if entries:
             cv.sections.append(Section(key, titles[key], entries))
     return cv

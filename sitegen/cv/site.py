@@ -126,5 +126,5 @@ def cv_files(plan: CVPlan, options: CVOptions, date: dt.datetime | None, memo: B
         files[doc.pdf_path] = memo.blob(key, functools.partial(
             render_pdf, doc.cv, paper=options.paper, font_paths=options.font_paths, fonts=options.fonts,
             source_label=doc.source.path, date=date))
-        files[doc.json_path] = json_resume_bytes(doc.source.data)
+        files[doc.json_path] = json_resume_bytes(doc.source.data, options.variants.get(doc.cv.variant))
     return files

@@ -1,5 +1,6 @@
-"""Find, read and validate the CV sources of a site: `data/cv.yaml` (or .json/.toml), `data/cv.<lang>.yaml`
-and the BibTeX files of publications (`data/*.bib`, or the files `cv.bibtex` names)."""
+"""Find, read and validate the CV sources of a site: `data/cv.yaml` (or .json/.toml, or JSON Resume's own
+`data/resume.json`), `data/cv.<lang>.yaml` and the BibTeX files of publications (`data/*.bib`, or the files
+`cv.bibtex` names)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from sitegen.cv.validate import key_lines, validate_cv
 from sitegen.errors import ConfigError, ContentError, SitegenError, raise_if_any
 
 BibResult = tuple[list[Publication], list[SitegenError]]
-_NAME = re.compile(r"^cv(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.(yaml|yml|json|toml)$")
+_NAME = re.compile(r"^(?:cv(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.(?:yaml|yml|json|toml)"
+                   r"|resume(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.json)$")
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,8 @@ def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, li
         data = parse_by_extension(text, label)
     except SitegenError as exc:
         return None, [exc]
-    errors = validate_cv(data, label, key_lines(text))
+    # JSON is the JSON Resume format, which allows keys of its own anywhere: they are kept, never an error.
+    errors = validate_cv(data, label, key_lines(text), allow_extra=label.endswith(".json"))
     if errors:
         return None, errors
     return CVSource(lang, label, _plain(data)), []
@@ -155,10 +158,10 @@ def discover_cvs(site_dir: Path, default_lang: str, *, allow_outside: bool = Fal
         except SitegenError as exc:
             errors.append(exc)
             continue
-        lang = match.group(1) or default_lang
+        lang = match.group(1) or match.group(2) or default_lang
         if lang in seen:
             errors.append(ContentError(f"a second CV for language `{lang}`", path=f"data/{file.name}",
-                                       hint="keep one of cv.yaml / cv.json / cv.toml per language"))
+                                       hint="keep one of cv.yaml / cv.json / cv.toml / resume.json per language"))
             continue
         seen.add(lang)
         source, problems = load_cv_file(file, f"data/{file.name}", lang)

@@ -100,8 +100,9 @@ def test_cv_page_pdf_and_json_resume_list_the_bibtex_entries(make_site: MakeSite
     assert [p["name"] for p in data["publications"]] == titles
     assert data["publications"][2] == {
         "name": "Remat: Optimal Recomputation on GPUs", "authors": ["Ada Lin", "Jörg Müller", "et al."],
-        "venue": "MLSys 2024", "type": "conference", "releaseDate": "2024-05", "doi": "10.1234/mlsys.2024.0042",
-        "code": "https://github.com/ada/remat", "award": "Best Paper", "selected": True, "tags": ["systems"]}
+        "publisher": "MLSys 2024", "type": "conference", "releaseDate": "2024-05", "doi": "10.1234/mlsys.2024.0042",
+        "url": "https://doi.org/10.1234/mlsys.2024.0042", "code": "https://github.com/ada/remat",
+        "award": "Best Paper", "selected": True, "tags": ["systems"]}
 
 
 def test_an_entry_the_cv_file_lists_itself_is_not_repeated(make_site: MakeSite) -> None:
@@ -198,9 +199,9 @@ def test_the_example_site_takes_its_papers_from_its_bib_file() -> None:
         "lin2024quantised", "lin2024remat", "chen2023fusion", "lin2022thesis"]
     assert "Kenji Satō" in page and 'href="https://arxiv.org/abs/2411.05678"' in page
     english = json.loads(result.files["cv.json"])["publications"]
-    assert len(english) == 4 and english[1]["venue"] == "MLSys 2024" and english[1]["award"] == "oral"
+    assert len(english) == 4 and english[1]["publisher"] == "MLSys 2024" and english[1]["award"] == "oral"
     zh = json.loads(result.files["zh/cv.json"])["publications"]
-    chinese = [(p["name"], p.get("award"), p.get("venue")) for p in zh]
+    chinese = [(p["name"], p.get("award"), p.get("publisher")) for p in zh]
     assert [name for name, _, _ in chinese] == [
         "Remat: Optimal Activation Recomputation Under a Memory Budget", "What Tensor Compilers Get Wrong About Fusion",
         "Memory-Efficient Training of Deep Networks", "Quantised Optimiser States for Fine-Tuning"]
