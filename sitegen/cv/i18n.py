@@ -14,6 +14,7 @@ LABELS: dict[str, dict[str, str]] = {
         "code": "Code", "slides": "Slides", "video": "Video", "et_al": "et al.",
         "type_thesis": "thesis", "type_preprint": "preprint", "type_book": "book", "type_chapter": "book chapter",
         "type_report": "report", "type_patent": "patent", "type_journal": "journal", "type_conference": "conference",
+        "comma": ", ",
     },
     "zh": {
         "work": "工作经历", "volunteer": "志愿经历", "education": "教育背景", "awards": "荣誉奖项",
@@ -26,6 +27,7 @@ LABELS: dict[str, dict[str, str]] = {
         "code": "代码", "slides": "幻灯片", "video": "视频", "et_al": "等",
         "type_thesis": "学位论文", "type_preprint": "预印本", "type_book": "专著", "type_chapter": "书籍章节",
         "type_report": "技术报告", "type_patent": "专利", "type_journal": "期刊论文", "type_conference": "会议论文",
+        "comma": "，",
     },
 }
 VENUE_WORDS: dict[str, dict[str, str]] = {
@@ -59,5 +61,6 @@ def localize_venue(venue: str, lang: str) -> str:
     words = VENUE_WORDS.get(lang.split("-")[0].lower(), {})
     for english, local in words.items():
         if venue == english or venue.startswith(english + " ") or venue.startswith(english + ","):
-            return local + venue[len(english):]
+            rest = venue[len(english):]
+            return local + (rest.replace(", ", "，", 1) if lang.startswith("zh") else rest)
     return venue

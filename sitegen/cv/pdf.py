@@ -26,6 +26,8 @@ characters take Simplified Chinese shapes in Chinese and Japanese shapes in Japa
 REGIONS = {"zh": "cn", "ja": "jp", "ko": "kr"}
 """Typst's `region` when the CV's language tag names none (`zh` is written as in mainland China)."""
 ACCENT = 'rgb("#0b5cad")'
+COMPACT_SECTIONS = ("skills", "languages", "interests", "references")
+"""Sections of short entries, typeset as one unbreakable block."""
 
 
 def s(text: str) -> str:
@@ -64,13 +66,13 @@ def inline(markdown: str) -> str:
     return "(" + (" + ".join(stack[0]) or "[]") + ")"
 
 
-def _entry(e: Entry, accent: str, link_label: str = "Link") -> str:
+def _entry(e: Entry, accent: str, link_label: str = "Link", comma: str = ", ") -> str:
     head = [f"strong({inline(e.title)})"]
     if e.subtitle:
         head.append(f"text({s(' · ' + e.subtitle)})")
     lines = [f"grid(columns: (1fr, auto), column-gutter: 1em, {' + '.join(head)}, "
              f"text(size: 9pt, fill: luma(90), {s(e.when)}))"]
-    org = ", ".join(x for x in (e.org, e.where) if x)
+    org = comma.join(x for x in (e.org, e.where) if x)
     if e.authors:
         names = " + text(\", \") + ".join(f"strong({s(n)})" if me else f"text({s(n)})" for n, me in e.authors)
         lines.append(f"text(size: 9pt, {names})")
@@ -90,7 +92,7 @@ def _entry(e: Entry, accent: str, link_label: str = "Link") -> str:
                                          for label, url in links)
         lines.append(f"text(size: 9pt, {parts})")
     body = ", ".join(lines)
-    return f"#block(breakable: false, below: 0.9em, width: 100%)[#stack(dir: ttb, spacing: 0.45em, {body})]"
+    return f"#block(breakable: false, below: 0.8em, width: 100%)[#stack(dir: ttb, spacing: 0.4em, {body})]"
 
 
 def typst_source(cv: CV, paper: str, fonts: list[str] | None = None, date: dt.datetime | None = None) -> str:
@@ -128,8 +130,15 @@ def typst_source(cv: CV, paper: str, fonts: list[str] | None = None, date: dt.da
     if cv.summary:
         out.append(f"#v(0.4em)\n#({inline(cv.summary)})")
     for section in cv.sections:
-        out.append(f"#heading(level: 2, {s(section.title)})")
-        out.extend(_entry(e, ACCENT, cv.labels.get("link", "Link")) for e in section.entries)
+        entries = [_entry(e, ACCENT, cv.labels.get("link", "Link"), cv.labels.get("comma", ", "))
+                   for e in section.entries]
+        heading = f"#heading(level: 2, {s(section.title)})"
+        if section.key in COMPACT_SECTIONS:  # a line or two each: kept together, never one line left alone
+            body = "\n".join([heading, *entries])
+            out.append(f"#block(breakable: false, above: 1.3em, width: 100%)[\n{body}\n]")
+        else:
+            out.append(heading)
+            out.extend(entries)
     return "\n".join(out) + "\n"
 
 
