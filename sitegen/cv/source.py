@@ -82,6 +82,8 @@ def cv_options(config: SiteConfig) -> CVOptions:
         if not re.match(r"^[a-z0-9][a-z0-9_-]*$", str(name)) or not isinstance(options, dict):
             errors.append(ConfigError(f"`cv.variants.{name}`: a variant needs a simple name and a mapping",
                                       path=config.path, hint="e.g. short: {tags: [systems], max_publications: 10}"))
+            continue
+        errors.extend(_variant_errors(str(name), options, config.path))
     font = pdf.get("font") or []
     font = [font] if isinstance(font, str) else font
     if not isinstance(font, list) or not all(isinstance(f, str) and f.strip() for f in font):
@@ -101,6 +103,29 @@ def cv_options(config: SiteConfig) -> CVOptions:
                      variants={str(k): v for k, v in variants.items() if isinstance(v, dict)},
                      bibtex=[PurePosixPath(p).as_posix() for p in bibtex] if bibtex is not None else None,
                      fonts=[f.strip() for f in font])
+
+
+VARIANT_KEYS = {"sections": "a list of section keys, e.g. [work, publications]",
+                "tags": "a list of tags, e.g. [systems]",
+                "max_publications": "a whole number, e.g. 10"}
+"""What a variant may say (`sitegen.cv.variant.apply_variant` applies it)."""
+
+
+def _variant_errors(name: str, options: dict[str, Any], path: str) -> list[SitegenError]:
+    """Every problem of one `cv.variants` entry: unknown keys (a typo would silently give the full CV) and
+    values of the wrong kind."""
+    errors: list[SitegenError] = []
+    for key, value in options.items():
+        where = f"`cv.variants.{name}.{key}`"
+        if key not in VARIANT_KEYS:
+            errors.append(ConfigError(f"{where}: unknown key", path=path,
+                                      hint=f"a variant takes {', '.join(VARIANT_KEYS)}"))
+        elif key == "max_publications":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                errors.append(ConfigError(f"{where}: expected {VARIANT_KEYS[key]}, got {value!r}", path=path))
+        elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            errors.append(ConfigError(f"{where}: expected {VARIANT_KEYS[key]}, got {value!r}", path=path))
+    return errors
 
 
 def _inside_site(path: str) -> bool:

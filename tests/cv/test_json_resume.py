@@ -142,3 +142,15 @@ def test_yaml_cvs_still_name_a_mistyped_key(make_site: MakeSite) -> None:
                       "content/cv.md": "---\nlayout: cv\n---\n"}, layouts=False)
     with pytest.raises(SitegenError, match="did you mean `startDate`"):
         build(site)
+
+
+def test_a_mistyped_variant_option_is_an_error_not_a_silent_full_cv(make_site: MakeSite) -> None:
+    site = make_site({"data/cv.yaml": "basics: {name: A}\n", "content/cv.md": "---\nlayout: cv\n---\n",
+                      "sitegen.yaml": "cv:\n  variants:\n    short: {max_pubs: 3, tags: systems, "
+                                      "max_publications: many}\n"}, layouts=False)
+    with pytest.raises(SitegenError) as info:
+        build(site)
+    text = info.value.format()
+    assert "`cv.variants.short.max_pubs`: unknown key" in text
+    assert "`cv.variants.short.tags`: expected a list of tags" in text
+    assert "`cv.variants.short.max_publications`: expected a whole number" in text
