@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 from pypdf import PdfReader
 
+from sitegen.cli import main
 from sitegen.cv.schema import json_schema
 from sitegen.errors import SitegenError
 from tests.conftest import REPO, build
@@ -96,6 +97,9 @@ def test_a_variant_filters_json_web_and_pdf_alike(make_site: MakeSite) -> None:
         assert text.index("Paper-Two") < text.index("Tagged-Systems")  # the variant's section order
     full = json.loads(files["cv.json"])
     assert len(full["work"]) == 3 and len(full["publications"]) == 3 and "skills" in full
+    out = site / "focus.json"
+    assert main(["cv", "--source", str(site), "--variant", "focus", "-o", str(out)]) == 0
+    assert json.loads(out.read_text()) == data  # `sitegen cv` filters as the build does
 
 
 def test_the_editor_schema_accepts_json_resume_dates_and_yaml_years() -> None:
