@@ -15,7 +15,7 @@ from sitegen.confine import check_inside
 from sitegen.content.sources import SourceFile, parse_by_extension, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
-from sitegen.errors import ConfigError, ContentError, SitegenError, raise_if_any
+from sitegen.errors import ConfigError, ContentError, Diagnostic, SitegenError, raise_if_any
 
 BibResult = tuple[list[Publication], list[SitegenError]]
 _NAME = re.compile(r"^(?:cv(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.(?:yaml|yml|json|toml)"
@@ -30,6 +30,8 @@ class CVSource:
     path: str
     """Site-relative path, for messages (`data/cv.zh.yaml`)."""
     data: dict[str, Any]
+    notes: tuple[Diagnostic, ...] = ()
+    """Warnings: keys of a JSON CV that look like a mistyped known key (kept, as JSON Resume allows them)."""
 
 
 @dataclass(frozen=True)
@@ -142,11 +144,18 @@ def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, li
         data = parse_by_extension(text, label)
     except SitegenError as exc:
         return None, [exc]
-    # JSON is the JSON Resume format, which allows keys of its own anywhere: they are kept, never an error.
-    errors = validate_cv(data, label, key_lines(text), allow_extra=label.endswith(".json"))
+    # JSON is the JSON Resume format, which allows keys of its own anywhere: they are kept, never an error;
+    # one that looks like a mistyped known key (`stratDate`) is a warning, since it is not shown.
+    lines = key_lines(text)
+    json_resume = label.endswith(".json")
+    errors = validate_cv(data, label, lines, allow_extra=json_resume)
     if errors:
         return None, errors
-    return CVSource(lang, label, _plain(data)), []
+    notes = tuple(Diagnostic(e.message.replace("unknown key", "not a key sitegen shows (kept in the JSON Resume "
+                                                                "output)"), path=e.path, line=e.line, hint=e.hint)
+                  for e in (validate_cv(data, label, lines) if json_resume else [])
+                  if "unknown key" in e.message and (e.hint or "").startswith("did you mean"))
+    return CVSource(lang, label, _plain(data), notes), []
 
 
 def _plain(value: Any) -> Any:

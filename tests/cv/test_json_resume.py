@@ -141,6 +141,16 @@ def test_json_resume_input_with_extra_keys_builds_and_keeps_them(make_site: Make
     assert out["meta"]["theme"] == "elegant" and out["meta"]["sitegen"]["x-theme"] == {"color": "blue"}
 
 
+def test_a_json_key_that_looks_mistyped_is_kept_with_a_warning(make_site: MakeSite) -> None:
+    resume = '{"basics": {"name": "Ada"},\n "work": [{"name": "Lab", "stratDate": "2015", "x-team": "C"}]}'
+    site = make_site({"data/resume.json": resume, "content/cv.md": "---\nlayout: cv\n---\n"}, layouts=False)
+    result = build(site)
+    assert [(w.path, w.line, w.hint) for w in result.warnings if "stratDate" in w.message] == [
+        ("data/resume.json", 2, "did you mean `startDate`?")]
+    assert not any("x-team" in w.message for w in result.warnings)  # clearly the author's own key: no warning
+    assert json.loads(result.files["cv.json"])["work"][0]["stratDate"] == "2015"
+
+
 def test_yaml_cvs_still_name_a_mistyped_key(make_site: MakeSite) -> None:
     site = make_site({"data/cv.yaml": "basics: {name: A}\nwork: [{name: Lab, stratDate: 2015}]\n",
                       "content/cv.md": "---\nlayout: cv\n---\n"}, layouts=False)
