@@ -94,6 +94,7 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     warnings.extend(link_warnings)
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
                                       options_cv.font_paths))
+    warnings.extend(note for cv in cvs for note in cv.notes)
     files, origins = _copy_assets(sources, plan.tree)
     site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date)
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)

@@ -5,9 +5,11 @@ A BibTeX entry maps onto the CV's publication fields (`sitegen.cv.schema.PUBLICA
 entry type -> `type`, year-month-day -> `releaseDate`, plus al-folio's custom fields (`selected`, `pdf`, `code`,
 `slides`, `award`, `abstract` -> `summary`) and `keywords` / `tags` -> `tags`.
 
-The merge rule (`merge_publications`): a CV lists the publications written in its own file first, in their
-order, then the BibTeX ones newest first, leaving out any with the same DOI or the same normalised title as
-an entry already listed. So a translated CV (data/cv.zh.yaml) overrides an entry by writing it itself.
+The merge rule (`merge_publications`): a CV's own publications and the BibTeX ones are listed together, newest
+first (undated last; on the same date the CV file's entries first, in their order), leaving out a BibTeX entry
+with the same DOI or the same normalised title as one the CV file writes. So a translated CV (data/cv.zh.yaml)
+overrides an entry by writing it itself (the fields it leaves out, such as the date and the links, come
+from the BibTeX entry: `FILLED_FROM_BIBTEX`), and its list is in the same order as the other languages'.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from sitegen.content.urls import is_site_path
 
 SITE_FIELDS = frozenset({"selected", "pdf", "code", "slides", "award", "award_name", "abstract", "tags", "html"})
 """Fields that only steer how sitegen shows an entry; left out of the BibTeX shown for citing it."""
+FILLED_FROM_BIBTEX = ("releaseDate", "authors", "type", "doi", "arxiv", "url", "pdf", "code", "slides", "tags")
+"""What a CV file's entry takes from the BibTeX entry of the same work when it leaves it out (not the words it
+translates: name, venue, award, summary; nor `selected`, a choice made per CV)."""
 TYPES = {
     "article": "journal", "inproceedings": "conference", "conference": "conference", "phdthesis": "thesis",
     "mastersthesis": "thesis", "thesis": "thesis", "book": "book", "booklet": "book", "proceedings": "book",
@@ -186,17 +191,24 @@ def newest_first(publications: Iterable[Publication]) -> list[Publication]:
 
 
 def merge_publications(data: dict[str, Any], publications: list[Publication]) -> dict[str, Any]:
-    """CV data with the BibTeX publications added after its own (see the module docstring for the rule)."""
+    """CV data with the BibTeX publications merged into its own, newest first (see the module docstring)."""
     if not publications:
         return data
     own = [p for p in data.get("publications") or [] if isinstance(p, dict)]
-    taken: set[str] = set().union(*(work_keys(p) for p in own))
+    owners = {key: i for i, p in enumerate(own) for key in work_keys(p)}
+    taken: set[str] = set(owners)
     added = []
     for publication in newest_first(publications):
         item = publication.cv_item()
         keys = work_keys(item)
         if keys & taken:
+            mine = next((owners[k] for k in keys if k in owners), None)
+            if mine is not None:  # the CV file writes it: what it leaves out (date, links) comes from BibTeX
+                own[mine] = {**{k: v for k, v in item.items() if k in FILLED_FROM_BIBTEX}, **own[mine]}
             continue
         taken |= keys
         added.append(item)
-    return {**data, "publications": [*own, *added]}
+    # reverse=True keeps equal keys in their order (Python's sort is stable either way): own entries, then BibTeX.
+    merged = sorted([*own, *added], key=lambda p: (bool(p.get("releaseDate")), str(p.get("releaseDate") or "")),
+                    reverse=True)
+    return {**data, "publications": merged}
