@@ -18,6 +18,7 @@ from typing import Any
 
 from sitegen.config import SiteConfig
 from sitegen.content.page import Page
+from sitegen.content.talks import Talk, read_talk
 from sitegen.content.taxonomies import Term, collect_taxonomies
 from sitegen.content.tree import ContentTree, assemble_tree
 from sitegen.content.urls import UrlHelper, output_path_for
@@ -57,6 +58,10 @@ class SitePlan:
     """Extra template context per page source (`cv` on CV pages, `publications` on publications pages)."""
     intros: dict[str, str]
     """Generated page -> content page whose rendered Markdown it shows (a CV page's introduction)."""
+    talks: dict[str, Talk] = dataclasses.field(default_factory=dict)
+    """Talk page source -> when and where it happens (`sitegen.content.talks`)."""
+    now: dt.datetime | None = None
+    """The build time (for future pages, and which talks are still to come); `build_date` when that is set."""
 
 
 def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
@@ -65,6 +70,12 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
               dialect: Dialect = NATIVE) -> SitePlan:
     """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
     tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
+    talks: dict[str, Talk] = {}
+    for source, page in sorted(tree.pages.items()):
+        talk, problems = read_talk(page)
+        errors.extend(problems)
+        if talk is not None:
+            talks[source] = talk
     raise_if_any(errors)
     content = tuple(sorted(tree.pages))
     urls = UrlHelper(config)
@@ -80,7 +91,8 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     raise_if_any(url_collisions(tree.urls, generated=set(listing_pages)))
     return SitePlan(config=config, tree=tree, content=content, taxonomies=taxonomies, listing_terms=listing_terms,
                     data=data, urls=urls, dialect=dialect, build_date=build_date, cv=cv_plan, publications=pubs.listing,
-                    page_context={**cv_plan.context, **pubs.context}, intros=dict(cv_plan.intros))
+                    page_context={**cv_plan.context, **pubs.context}, intros=dict(cv_plan.intros),
+                    talks=talks, now=now)
 
 
 def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]]

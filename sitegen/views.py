@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from sitegen.config import SiteConfig
 from sitegen.content.page import Page
 from sitegen.content.related import related_pages, series_of
+from sitegen.content.talks import TalkView, event_jsonld, ics_path
 from sitegen.content.taxonomies import Term
 from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
 from sitegen.content.tree import ContentTree
@@ -370,6 +371,20 @@ class PageView:
         return out
 
     @cached_property
+    def talk(self) -> TalkView | None:
+        """When and where a talk page happens (`sitegen.content.talks`), or None for any other page."""
+        talk = self._state.plan.talks.get(self.source)
+        if talk is None:
+            return None
+        now = self._state.plan.now or self._state.build_date
+        description = talk.abstract or truncate_words(self.plain, 300)
+        author = self._state.config.author.name or ""
+        return TalkView(talk, upcoming=now is None or talk.upcoming(now),
+                        ics=self._state.urls.url(ics_path(self.path)),
+                        jsonld=event_jsonld(talk, self.title, self.permalink, description,
+                                            str(self.params.get("speaker") or author)))
+
+    @cached_property
     def resources(self) -> list[dict[str, str]]:
         """Bundle resources as `{name, url}`."""
         if not self._page.is_bundle:
@@ -479,6 +494,16 @@ class SiteView:
             if view is not None and key:
                 out[key] = view
         return out
+
+    @cached_property
+    def talks(self) -> dict[str, list[PageView]]:
+        """`upcoming` (soonest first) and `past` (newest first) talk pages, split at the build time."""
+        views = [v for v in (self._state.view(s) for s in sorted(self._state.plan.talks)) if v is not None]
+        talks = [(v, v.talk) for v in views if v.talk is not None and not v.hidden]
+        upcoming = sorted((x for x in talks if x[1].upcoming), key=lambda x: (x[1].start_utc, x[0].source))
+        past = sorted((x for x in talks if not x[1].upcoming), key=lambda x: (x[1].start_utc, x[0].source),
+                      reverse=True)
+        return {"upcoming": [v for v, _ in upcoming], "past": [v for v, _ in past]}
 
     @cached_property
     def home(self) -> PageView | None:
