@@ -195,6 +195,8 @@ class TalkView:
     """Site-relative URL of its `event.ics`."""
     jsonld: dict[str, object]
     """schema.org `Event` (absolute URLs); templates write it with `tojson`."""
+    body: str = ""
+    """The page's HTML; with `plain_text: true`, the line breaks of a pasted announcement kept (`keep_lines`)."""
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.talk, name)
@@ -217,7 +219,7 @@ class TalkView:
             return ""
         offset = start.strftime("%z")
         utc = f"UTC{offset[:3]}:{offset[3:]}" if offset not in ("", "+0000") else "UTC"
-        name = self.talk.timezone
+        name = self.talk.timezone.replace("_", " ")
         return utc if name in ("", "UTC") else f"{name} ({utc})"
 
     @property
@@ -227,6 +229,29 @@ class TalkView:
     @property
     def iso_end(self) -> str:
         return self.talk.end.isoformat()
+
+
+_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
+_LABEL = re.compile(r"^[A-Z][\w .()/-]{0,24}:(\s|$)")
+SHORT_LINE = 48
+"""A line shorter than this ended on purpose (an e-mail wraps prose at 65-78 characters)."""
+
+
+def keep_lines(html: str) -> str:
+    """Line breaks of pasted plain text, where the author meant them: before a `Label:` line, after a line
+    ending in `:`, and after a short line; the lines of a hard-wrapped paragraph still flow together."""
+    def paragraph(match: re.Match[str]) -> str:
+        lines = [_LABEL.sub(lambda m: f"<strong>{m.group(0).rstrip()}</strong> ", line, count=1).rstrip()
+                 if not line.startswith("<") else line for line in match.group(1).split("\n")]
+        out = lines[0]
+        for before, line in zip(lines, lines[1:], strict=False):
+            plain = re.sub(r"<[^>]+>", "", before)
+            broken = line.startswith("<strong>") or plain.rstrip().endswith(":") or \
+                len(plain) < SHORT_LINE
+            out += ("<br>\n" if broken else "\n") + line
+        return f"<p>{out}</p>"
+
+    return _PARAGRAPH.sub(paragraph, html)
 
 
 def ics_path(page_path: str) -> str:

@@ -121,9 +121,11 @@ def test_join_link_and_description_of_a_pasted_announcement(make_site: MakeSite)
     assert str(event["conference"]) == "https://example.zoom.us/j/91234567890"
     page = html(result, "talks/lunch/index.html")
     assert 'href="https://example.zoom.us/j/91234567890"' in page and "Join online" in page
-    assert 'class="prose talk-text plain-text"' in page  # its lines keep their breaks (white-space: pre-line)
+    # The labelled lines keep their breaks; a hard-wrapped paragraph flows (no break inside it).
+    assert "<br>\n<strong>Speaker:</strong> Ada Lin, Example University<br>\n" in page
+    assert "<p><strong>Abstract:</strong><br>\nTraining large models is limited by memory, not arithmetic.\n" in page
     assert 'href="/talks/lunch/event.ics"' in page
-    assert "16:00–17:00" in page and "America/New_York (UTC-04:00)" in page
+    assert "16:00–17:00" in page and "America/New York (UTC-04:00)" in page
 
 
 def test_upcoming_and_past_split_at_the_build_date(make_site: MakeSite) -> None:
