@@ -1,5 +1,6 @@
-"""What machines read of a publication: Highwire Press `citation_*` meta tags (Google Scholar, Zotero) and
-schema.org JSON-LD (`ScholarlyArticle`, `Thesis`, `Book`, `Chapter`, `Report`).
+"""What machines read of a publication: Highwire Press `citation_*` meta tags (Google Scholar, Zotero),
+COinS (OpenURL in a `span.Z3988`: Zotero picks every entry of a list page) and schema.org JSON-LD
+(`ScholarlyArticle`, `Thesis`, `Book`, `Chapter`, `Report`).
 
 Both are pure functions of a `Publication` and a function making its links absolute.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from sitegen.cv.publication import Publication
 
@@ -78,3 +80,25 @@ def scholarly_jsonld(p: Publication, permalink: str, abstract: str,
     if p.pdf:
         data["encoding"] = {"@type": "MediaObject", "encodingFormat": "application/pdf", "contentUrl": absolute(p.pdf)}
     return data
+
+
+def coins(p: Publication, permalink: str) -> str:
+    """The OpenURL ContextObject (Z39.88-2004, KEV) of COinS: what `<span class="Z3988" title="...">` holds."""
+    book = p.type in ("book", "chapter", "thesis", "report")
+    pairs: list[tuple[str, str]] = [
+        ("ctx_ver", "Z39.88-2004"),
+        ("rft_val_fmt", "info:ofi/fmt:kev:mtx:" + ("book" if book else "journal")),
+    ]
+    if p.doi:
+        pairs.append(("rft_id", f"info:doi/{p.doi}"))
+    pairs.append(("rft_id", permalink))
+    genre = {"journal": "article", "conference": "proceeding", "preprint": "preprint", "book": "book",
+             "chapter": "bookitem", "report": "report", "thesis": "book"}.get(p.type, "article")
+    pairs.append(("rft.genre", genre))
+    pairs.append(("rft.atitle" if not book or p.type == "chapter" else "rft.btitle", p.title))
+    if p.venue:
+        pairs.append(("rft.btitle" if p.type == "chapter" else "rft.pub" if book else "rft.jtitle", p.venue))
+    pairs += [("rft.au", a) for a in p.authors if a != "et al."]
+    if p.date:
+        pairs.append(("rft.date", p.date))
+    return urlencode(pairs)

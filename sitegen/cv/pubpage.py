@@ -24,7 +24,7 @@ from sitegen.cv.html import authors_html, inline_markdown
 from sitegen.cv.i18n import format_month, labels
 from sitegen.cv.model import normalize_name, publication_links
 from sitegen.cv.publication import Publication, newest_first, work_keys
-from sitegen.cv.pubmeta import LINK_LABELS, citation_tags, scholarly_jsonld
+from sitegen.cv.pubmeta import LINK_LABELS, citation_tags, coins, scholarly_jsonld
 from sitegen.cv.source import CVSource
 
 PAGE = "_publications"
@@ -78,6 +78,8 @@ class PublicationView:
     """Highwire Press `citation_*` meta tags (name, content), for Google Scholar and Zotero."""
     jsonld: dict[str, Any] = field(default_factory=dict)
     """schema.org `ScholarlyArticle` (or Thesis, Book, Chapter, Report), absolute URLs."""
+    coins: str = ""
+    """COinS (OpenURL KEV) for `<span class="Z3988" title="...">`."""
 
     @property
     def jsonld_document(self) -> dict[str, Any]:
@@ -227,4 +229,5 @@ def entry_view(p: Publication, anchor: str, me: set[str], words: dict[str, str],
         badges=[p.award] if p.award else [], links=links, url=link(p.url), selected=p.selected, award=p.award,
         summary=inline_markdown(p.summary), tags=list(p.tags), bibtex=p.bibtex, labels=words, abbr=p.abbr,
         note=p.note, abstract=abstract, page=urls.url(page) if page else "", permalink=permalink,
-        citation=citation_tags(p, absolute), jsonld=scholarly_jsonld(p, permalink, abstract, absolute))
+        citation=citation_tags(p, absolute), jsonld=scholarly_jsonld(p, permalink, abstract, absolute),
+        coins=coins(p, permalink))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
+import urllib.parse
 from pathlib import Path
 
 import jsonschema
@@ -246,7 +248,7 @@ ALFOLIO = r"""
 
 def test_every_al_folio_link_field_is_a_button_with_abbr_award_and_note(make_site: MakeSite) -> None:
     page = html(build(bib_site(make_site, **{"data/papers.bib": ALFOLIO})), "publications/index.html")
-    block = re.search(r'id="lin2024remat".*?</div>\n</div>', page, re.S)
+    block = re.search(r'id="lin2024remat".*?<span class="Z3988"', page, re.S)
     assert block is not None
     buttons = re.findall(r'<a class="pub-button" href="([^"]+)">([^<]+)</a>', block[0])
     assert [label for _, label in buttons] == ["DOI", "arXiv", "PDF", "Code", "Slides", "Video", "Poster",
@@ -302,3 +304,13 @@ def test_home_page_lists_selected_publications(make_site: MakeSite) -> None:
     selected = home.split('id="selected-heading"')[1]
     assert 'href="/publications/#lin2024remat">Remat: Optimal Recomputation</a>' in selected
     assert "Fusion in Tensor Compilers" not in selected
+
+
+def test_every_entry_carries_coins_for_zotero(make_site: MakeSite) -> None:
+    page = html(build(bib_site(make_site, **{"data/papers.bib": ALFOLIO})), "publications/index.html")
+    titles = re.findall(r'<span class="Z3988" title="([^"]+)"></span>', page)
+    assert len(titles) == 3
+    fields = urllib.parse.parse_qs(html_lib.unescape(titles[0]))
+    assert fields["ctx_ver"] == ["Z39.88-2004"] and fields["rft.atitle"] == ["Remat: Optimal Recomputation"]
+    assert fields["rft.au"] == ["Ada Lin", "Bo Chen"] and fields["rft.jtitle"] == ["MLSys 2024"]
+    assert "info:doi/10.1234/mlsys.2024.0042" in fields["rft_id"] and fields["rft.date"] == ["2024-05"]
