@@ -12,6 +12,8 @@ from pathlib import Path
 import icalendar
 import pytest
 
+from sitegen.content.page import Page
+from sitegen.content.talks import Talk, read_talk
 from sitegen.errors import SitegenError
 from tests.conftest import build, html
 
@@ -180,3 +182,20 @@ def test_bad_talk_front_matter_is_an_error_naming_the_file(make_site: MakeSite, 
     with pytest.raises(SitegenError) as caught:
         build(make_site(files, layouts=False), now=NOW)
     assert words in str(caught.value) and "content/talks/bad.md" in str(caught.value)
+
+
+def _talk(**params: object) -> Talk:
+    page = Page(source="talks/x.md", kind="page", title="X", body="", date=dt.datetime(2027, 3, 1, tzinfo=dt.UTC),
+                params=dict(params))
+    talk, errors = read_talk(page)
+    assert errors == [] and talk is not None
+    return talk
+
+
+def test_time_duration_and_offsets_are_read_as_written() -> None:
+    talk = _talk(time="09:30", duration="1h30m", timezone="Europe/Vienna")
+    assert talk.start.isoformat() == "2027-03-01T09:30:00+01:00"
+    assert talk.end.isoformat() == "2027-03-01T11:00:00+01:00"
+    late = _talk(time="23:00", end="00:30", timezone="Asia/Tokyo")
+    assert late.end.isoformat() == "2027-03-02T00:30:00+09:00"  # past midnight: the next day
+    assert _talk().all_day and _talk(duration=45).end.isoformat() == "2027-03-01T00:45:00+00:00"
