@@ -82,6 +82,14 @@ class PublicationView:
     """COinS (OpenURL KEV) for `<span class="Z3988" title="...">`."""
 
     @property
+    def search_text(self) -> str:
+        """What a search index should find it by: title, co-authors, venue (and its abbreviation), year, tags
+        and abstract, as one plain string."""
+        parts = [self.title, ", ".join(self.author_names), self.venue, self.abbr, self.year, " ".join(self.tags),
+                 self.abstract]
+        return " ".join(p for p in parts if p)
+
+    @property
     def jsonld_document(self) -> dict[str, Any]:
         """`jsonld` as a document of its own (with `@context`), for the publication's own page."""
         return {"@context": "https://schema.org", **self.jsonld}

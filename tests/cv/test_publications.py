@@ -314,3 +314,11 @@ def test_every_entry_carries_coins_for_zotero(make_site: MakeSite) -> None:
     assert fields["ctx_ver"] == ["Z39.88-2004"] and fields["rft.atitle"] == ["Remat: Optimal Recomputation"]
     assert fields["rft.au"] == ["Ada Lin", "Bo Chen"] and fields["rft.jtitle"] == ["MLSys 2024"]
     assert "info:doi/10.1234/mlsys.2024.0042" in fields["rft_id"] and fields["rft.date"] == ["2024-05"]
+
+
+def test_search_text_names_title_coauthors_and_venue(make_site: MakeSite) -> None:
+    result = build(bib_site(make_site, **{"data/papers.bib": ALFOLIO}))
+    assert result.state is not None
+    entry = next(e for e in result.state.plan.publications if e.key == "lin2024remat")
+    assert entry.search_text.startswith("Remat: Optimal Recomputation Ada Lin, Bo Chen MLSys 2024 MLSys 2024")
+    assert entry.search_text.endswith("We recompute activations & save memory.")
