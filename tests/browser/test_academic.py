@@ -1,5 +1,5 @@
-"""The publications page in headless Chromium: abstract and BibTeX toggles, the copy button, the filters, and
-the plain list without JavaScript."""
+"""Academic pages in headless Chromium: the publications page's abstract and BibTeX toggles, copy button,
+filters and plain list without JavaScript; a talk's time in the visitor's own zone."""
 
 from __future__ import annotations
 
@@ -67,3 +67,19 @@ def test_without_javascript_the_page_is_a_plain_list_and_details_still_toggle(br
     copies = page.locator(".pub-copy").count()
     ctx.close()
     assert not filter_visible and shown == 4 and code_visible and copies == 0
+
+
+def test_a_talk_shows_the_visitors_own_time_when_their_zone_differs(browser: Any, example_site_url: str) -> None:
+    tokyo = browser.new_context(timezone_id="Asia/Tokyo", locale="en-GB")
+    page = tokyo.new_page()
+    page.goto(example_site_url + "/talks/pipeline-scheduling/")  # 09:00 in Shanghai is 10:00 in Tokyo
+    page.wait_for_selector(".talk-local")
+    local = page.inner_text(".talk-local")
+    tokyo.close()
+    shanghai = browser.new_context(timezone_id="Asia/Shanghai")
+    page = shanghai.new_page()
+    page.goto(example_site_url + "/talks/pipeline-scheduling/")
+    page.wait_for_load_state("load")
+    same_zone = page.locator(".talk-local").count()
+    shanghai.close()
+    assert "10:00" in local and "18 Mar" in local and same_zone == 0
