@@ -46,9 +46,7 @@ def read_news(data: dict[str, object], pages: dict[str, Page], urls: dict[str, s
     errors: list[SitegenError] = []
     raw = data.get(DATA_KEY)
     path = "data/news.yaml"
-    if raw is not None and not isinstance(raw, list):
-        errors.append(ContentError("expected a list of news items", path=path,
-                                   hint="write `- date: 2026-11-20` and `text: ...` for each item"))
+    if not isinstance(raw, list):  # a mapping under data/news/ (or one for a theme's own use) is not news
         raw = []
     for number, entry in enumerate(raw or [], start=1):
         where = f"item {number}"
