@@ -76,7 +76,9 @@ def event_of(state: SiteState, view: PageView, stamp: dt.datetime) -> tuple[ical
     event.add("dtend", end)
     event.add("summary", view.title)
     event.add("url", view.permalink)
-    location = talk.location or (talk.join and "Online") or ""
+    # Calendar apps make a link in LOCATION clickable: an online-only talk's location is its join link.
+    online_only = not talk.location or talk.location.casefold() in ("online", "virtual", "zoom")
+    location = talk.join if talk.join and online_only else talk.location
     if location:
         event.add("location", location)
     description = talk.abstract or truncate_words(view.plain, 300)
