@@ -199,3 +199,13 @@ def test_time_duration_and_offsets_are_read_as_written() -> None:
     late = _talk(time="23:00", end="00:30", timezone="Asia/Tokyo")
     assert late.end.isoformat() == "2027-03-02T00:30:00+09:00"  # past midnight: the next day
     assert _talk().all_day and _talk(duration=45).end.isoformat() == "2027-03-01T00:45:00+00:00"
+
+
+def test_a_paginated_talks_list_splits_each_page_and_repeats_no_talk(make_site: MakeSite) -> None:
+    config = FILES["sitegen.yaml"] + "paginate: 2\n"
+    result = build(make_site({**FILES, "sitegen.yaml": config}, layouts=False), now=NOW)
+    first, second = html(result, "talks/index.html"), html(result, "talks/page/2/index.html")
+    talk = r'<h3><a href="/talks/(\w+)/">'
+    assert re.findall(talk, first) == ["lunch", "shanghai"] and 'id="talks-past"' not in first
+    assert re.findall(talk, second) == ["vienna", "older"] and 'id="talks-upcoming"' not in second
+    assert 'href="/talks/page/2/"' in first
