@@ -209,3 +209,10 @@ def test_a_paginated_talks_list_splits_each_page_and_repeats_no_talk(make_site: 
     assert re.findall(talk, first) == ["lunch", "shanghai"] and 'id="talks-past"' not in first
     assert re.findall(talk, second) == ["vienna", "older"] and 'id="talks-upcoming"' not in second
     assert 'href="/talks/page/2/"' in first
+
+
+def test_the_home_page_lists_the_next_talks(make_site: MakeSite) -> None:
+    files = {**FILES, "content/_index.md": "---\ntitle: Home\n---\nHi.\n"}
+    home = html(build(make_site(files, layouts=False), now=NOW), "index.html")
+    section = home.split('id="talks-next-heading"')[1].split("</section>")[0]
+    assert re.findall(r'<a href="/talks/(\w+)/">', section) == ["lunch", "shanghai"]
