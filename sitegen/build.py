@@ -98,7 +98,10 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
                                       options_cv.font_paths))
     warnings.extend(note for cv in cvs for note in cv.notes)
     files, origins = _copy_assets(sources, plan.tree)
-    site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date)
+    # Which talks are still to come changes the talks pages without any file changing.
+    upcoming = sorted(s for s, talk in plan.talks.items() if talk.upcoming(now))
+    site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date,
+                               upcoming)
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import read_text
+from sitegen.content.talks import read_talk
 from sitegen.errors import SitegenError
 from sitegen.links import broken_link_warnings
 from sitegen.memo import BuildMemo, MemoUse
@@ -67,7 +68,13 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
         page = tree.pages[rel]
         memo.store_markdown(rel, page.body, page.body_line, result, links)
         rendered[rel] = result
-    new_state = SiteState(dataclasses.replace(state.plan, tree=tree), rendered, state.summaries)
+    talks = dict(state.plan.talks)  # a talk's abstract may come from its text (`Abstract:` paragraph)
+    for rel in sorted(set(edited) & set(talks)):
+        talk, _ = read_talk(edited[rel])
+        if talk is None:
+            return None
+        talks[rel] = talk
+    new_state = SiteState(dataclasses.replace(state.plan, tree=tree, talks=talks), rendered, state.summaries)
     new_state._meta_keys.update(state._meta_keys)  # metadata is unchanged, by the check above
     new_state._body_keys.update((k, v) for k, v in state._body_keys.items() if k not in edited)
     units = memo.units_reading(set(edited))

@@ -22,7 +22,9 @@ from typing import Any
 
 from sitegen.content.urls import is_site_path
 
-SITE_FIELDS = frozenset({"selected", "pdf", "code", "slides", "award", "award_name", "abstract", "tags", "html"})
+SITE_FIELDS = frozenset({"selected", "pdf", "code", "slides", "award", "award_name", "abstract", "tags", "html",
+                         "abbr", "supp", "poster", "website", "video", "project", "bibtex_show", "preview",
+                         "altmetric", "dimensions", "google_scholar_id", "additional_info", "annotation"})
 """Fields that only steer how sitegen shows an entry; left out of the BibTeX shown for citing it."""
 FILLED_FROM_BIBTEX = ("releaseDate", "authors", "type", "doi", "arxiv", "url", "pdf", "code", "slides", "tags")
 """What a CV file's entry takes from the BibTeX entry of the same work when it leaves it out (not the words it
@@ -34,6 +36,8 @@ TYPES = {
     "manual": "report", "patent": "patent", "unpublished": "preprint", "preprint": "preprint",
 }
 """BibTeX entry type -> CV publication type (`@misc` and `@online` are preprints when they carry an arXiv id)."""
+MORE_LINKS = ("video", "poster", "website", "project", "supp")
+"""Link fields beyond url/pdf/code/slides (al-folio's names), in the order they are shown."""
 _ARXIV_IN_TEXT = re.compile(r"arxiv[:\s]*(\d{4}\.\d{4,5}(?:v\d+)?)", re.IGNORECASE)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _TRUE, _FALSE = {"true", "yes", "1"}, {"false", "no", "0", ""}
@@ -64,6 +68,12 @@ class Publication:
     summary: str = ""
     tags: tuple[str, ...] = ()
     publisher: str = ""
+    abbr: str = ""
+    """Venue abbreviation for a badge (al-folio's `abbr`: `MLSys`)."""
+    note: str = ""
+    """BibTeX `note` (`Oral presentation`, `To appear`)."""
+    more_links: tuple[tuple[str, str], ...] = ()
+    """(field, URL) of video, poster, project page (`website`/`project`) and supplementary (`supp`)."""
     bibtex: str = ""
     """The entry as others should cite it (see `sitegen.cv.bibtex.clean_bibtex`)."""
     path: str = ""
@@ -112,7 +122,7 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
         problems.append(("doi", f"`doi = {{{get('doi')}}}` is not a DOI",
                          "write the DOI alone, e.g. `doi = {10.1145/3600006.3613165}`"))
     links: dict[str, str] = {}
-    for name in ("url", "pdf", "code", "slides"):
+    for name in ("url", "pdf", "code", "slides", *MORE_LINKS):
         value = get(name, "") or (get("html", "") if name == "url" else "")
         if value and not (re.fullmatch(r"https?://\S+", value) or (is_site_path(value) and " " not in value)):
             problems.append((name, f"`{name} = {{{value}}}` is not a link",
@@ -128,7 +138,9 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
         type=kind_type, date=date, doi=doi, arxiv=arxiv, url=links["url"], pdf=links["pdf"],
         code=links["code"], slides=links["slides"], award=get("award_name") or get("award", ""),
         selected=selected in _TRUE, summary=get("abstract", ""), tags=tuple(dict.fromkeys(tags)),
-        publisher=get("publisher", ""), bibtex=bibtex, path=path, line=line)
+        publisher=get("publisher", ""), abbr=get("abbr", ""), note=get("note", ""),
+        more_links=tuple((name, links[name]) for name in MORE_LINKS if links[name]), bibtex=bibtex, path=path,
+        line=line)
     return publication, problems
 
 

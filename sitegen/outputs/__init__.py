@@ -10,12 +10,13 @@ import pickle
 from pathlib import Path
 
 from sitegen.memo import BuildMemo, digest, stable
-from sitegen.outputs import aliases, feeds, search, sitemap
+from sitegen.outputs import aliases, calendar, feeds, newsfeed, search, sitemap
 from sitegen.outputs.context import Generator, OutputContext
 from sitegen.views import SiteState
 
 GENERATORS: tuple[tuple[Generator, bool], ...] = (
-    (feeds.generate, True), (sitemap.generate, False), (aliases.generate, False), (search.generate, True))
+    (feeds.generate, True), (sitemap.generate, False), (aliases.generate, False), (search.generate, True),
+    (calendar.generate, True), (newsfeed.generate, True))
 """Each generator in the order they run, and whether it reads page bodies (or only metadata and URLs)."""
 
 
