@@ -20,7 +20,7 @@ from typing import Any
 
 from sitegen.config import SiteConfig, find_config
 from sitegen.dialects import jekyll_urls
-from sitegen.dialects.base import SiteFacts
+from sitegen.dialects.base import ExpandContext, SiteFacts
 from sitegen.dialects.jekyll_config import read_config
 from sitegen.dialects.liquid import LiquidContext, expand_liquid
 from sitegen.errors import Diagnostic
@@ -84,7 +84,8 @@ class JekyllDialect:
         """Jekyll's `slugify` (default mode), as jekyll-archives makes term URLs."""
         return jekyll_slugify(name)
 
-    def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
+    def expand(self, body: str, source: str, body_line: int,
+               context: ExpandContext | None = None) -> tuple[str, list[Diagnostic]]:
         """Liquid in the page expanded (`liquid.expand_liquid`) with the site and page it reads."""
         page = self.facts.pages.get(source, {}) if self.facts else {}
         text, notes = expand_liquid(body, f"content/{source}", body_line,

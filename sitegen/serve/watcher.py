@@ -10,6 +10,7 @@ from pathlib import Path
 import watchfiles
 
 from sitegen.content.sources import ignored_name
+from sitegen.dialects.hugo import ROOT_FILES as HUGO_CONFIG_FILES
 
 WATCHED = ("content", "data", "static", "layouts", "themes", "archetypes")
 _TEMP_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
@@ -46,8 +47,8 @@ class SourceFilter(watchfiles.DefaultFilter):
         if self.in_place:
             return True
         if len(parts) == 1:
-            return parts[0] in ("sitegen.yaml", "sitegen.yml")
-        return parts[0] in WATCHED
+            return parts[0] in ("sitegen.yaml", "sitegen.yml", *HUGO_CONFIG_FILES)
+        return parts[0] in WATCHED or parts[:2] == ("config", "_default")
 
 
 def watch_in_thread(paths: list[Path], flt: SourceFilter, on_change: Callable[[set[Path]], None],
