@@ -9,6 +9,7 @@ Every other key is kept for `site.*` in Liquid and listed once in ONE warning.
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,7 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig
         "excerpt_separator": _text(raw.get("excerpt_separator"), "\n\n"),
         "timezone": _text(raw.get("timezone")),
         "renames": dict(renames),
+        "list_pages": _list_pages(site_dir, {name for name, meta in collections.items() if meta.get("output")}),
         # jekyll-scholar (bibtex-ruby) builds past a malformed entry or a repeated key: so does sitegen, with a
         # warning for each (the entry is left out, or its field ignored) instead of stopping the build.
         "bibtex_problems": "warn",
@@ -183,3 +185,38 @@ def _nav_pages(site_dir: Path) -> tuple[MenuItem, ...]:
             items.append((weight, str(data["title"]), str(data["permalink"])))
     items.sort(key=lambda item: (item[0], item[1].casefold()))
     return tuple(MenuItem(title, url, i + 1) for i, (_, title, url) in enumerate(items))
+
+
+_LOOP = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.(\w+)")
+
+
+def _list_pages(site_dir: Path, collections: set[str]) -> dict[str, dict[str, Any]]:
+    """Archive pages written in Liquid HTML (academicpages' `_pages/year-archive.html` loops over `site.posts`):
+    sitegen's list of that folder takes their title, and their URL (and `redirect_from`) redirect to it, so
+    that menus and links to them keep working. Folder -> {title, aliases}."""
+    found: dict[str, dict[str, Any]] = {}
+    for page in sorted([*site_dir.glob("_pages/*.html"), *site_dir.glob("*.html")]):
+        try:
+            text = page.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not text.startswith("---"):
+            continue
+        head, _, body = text[3:].partition("\n---")
+        loop = _LOOP.search(body)
+        if loop is None or (loop.group(1) != "posts" and loop.group(1) not in collections):
+            continue
+        try:
+            data = load_yaml(head)
+        except (yaml.YAMLError, InputLimitError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        folder = loop.group(1)
+        aliases = [str(data["permalink"])] if data.get("permalink") else []
+        redirects = data.get("redirect_from")
+        aliases += [str(r) for r in (redirects if isinstance(redirects, list) else [redirects] if redirects else [])]
+        entry = found.setdefault(folder, {"title": "", "aliases": []})
+        entry["title"] = entry["title"] or str(data.get("title") or "")
+        entry["aliases"] += [a for a in aliases if a.strip("/") != folder]
+    return found

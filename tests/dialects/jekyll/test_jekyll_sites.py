@@ -58,7 +58,10 @@ def academicpages(make_site: MakeSite) -> Path:
     return jekyll(make_site, {
         "_pages/about.md": "---\npermalink: /\ntitle: About me\nredirect_from: [/about/]\n---\nI study engines.\n",
         "_pages/cv.md": "---\npermalink: /cv/\ntitle: CV\n---\nMy CV.\n",
-        "_pages/talks.html": "---\nlayout: archive\npermalink: /talks/\n---\n{% for t in site.talks %}{% endfor %}\n",
+        "_pages/talks.html": "---\nlayout: archive\npermalink: /talks/\ntitle: Talks and presentations\n---\n"
+                             "{% for post in site.talks %}{% endfor %}\n",
+        "_pages/year-archive.html": "---\npermalink: /year-archive/\ntitle: Blog posts\nredirect_from: [/old-blog/]\n"
+                                    "---\n{% for post in site.posts %}{% include archive-single.html %}{% endfor %}\n",
         "_talks/2012-03-01-talk-1.md": "---\ntitle: Talk 1\ncollection: talks\npermalink: /talks/2012-03-01-talk-1\n"
                                        "date: 2012-03-01\n---\nA talk.\n",
         "_talks/2013-tutorial.md": "---\ntitle: Tutorial\ndate: 2013-03-01\n---\nA tutorial.\n",
@@ -91,6 +94,14 @@ def test_academicpages_pages_collections_and_posts_get_jekylls_urls(make_site: M
     assert "Gemfile" not in result.files
     assert result.config.title == "Ada Lovelace" and result.config.base_url == "https://ada.github.io/"
     assert [(m.name, m.url) for m in result.config.menu] == [("Talks", "/talks/"), ("CV", "/cv/")]
+
+
+def test_liquid_archive_pages_lead_to_sitegens_lists(make_site: MakeSite) -> None:
+    result = build(academicpages(make_site))
+    assert "Talks and presentations" in html(result, "talks/index.html")  # the list takes the archive's title
+    assert "Blog posts" in html(result, "posts/index.html")
+    for old in ("year-archive/index.html", "old-blog/index.html"):  # the archive's URLs redirect to the list
+        assert 'href="/posts/"' in html(result, old), html(result, old)
 
 
 def test_what_is_not_read_is_said_once(make_site: MakeSite) -> None:
