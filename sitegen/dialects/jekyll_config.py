@@ -184,7 +184,9 @@ def _nav_pages(site_dir: Path) -> tuple[MenuItem, ...]:
             weight = float(order) if isinstance(order, int | float) and not isinstance(order, bool) else 1e9
             items.append((weight, str(data["title"]), str(data["permalink"])))
     items.sort(key=lambda item: (item[0], item[1].casefold()))
-    return tuple(MenuItem(title, url, i + 1) for i, (_, title, url) in enumerate(items))
+    # The weight is `nav_order` as written (pages without one after the rest, in title order).
+    return tuple(MenuItem(title, url, int(order) if order < 1e9 else 1000 + i)
+                 for i, (order, title, url) in enumerate(items))
 
 
 _LOOP = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.(\w+)")
