@@ -197,6 +197,11 @@ def discover_in_place(site_dir: Path, layout: SourceLayout, sources: Sources, al
         if f.rel.lower().endswith(MARKDOWN_EXTS) and (has_front or not layout.front_matter_only):
             into = renames.get(top) if rest else None
             rel = f.rel if into is None else (f"{into}/{rest}" if into else rest)
+            if f"content/{rel}" in sources.labels:  # `_pages/about.md` beside `about.md`: one would vanish
+                sources.errors.append(ContentError(
+                    f"`{sources.labels[f'content/{rel}']}` and `{f.rel}` are read as the same page `{rel}`",
+                    path=f.rel, hint="rename or remove one of them"))
+                continue
             sources.pages.append(SourceFile(rel, f.path))
             sources.labels[f"content/{rel}"] = f.rel
         elif has_front and layout.front_matter_only:

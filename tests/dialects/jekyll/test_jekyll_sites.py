@@ -300,3 +300,19 @@ def test_theme_front_matter_shapes_are_accepted_without_warnings(make_site: Make
     page = result.state.plan.tree.pages["posts/2024-01-02-a.md"]
     assert page.toc is True and page.hidden and page.params["header"] == {"teaser": "t.png"}
     assert [w for w in result.warnings if w.path == "_posts/2024-01-02-a.md"] == []
+
+
+def test_a_page_in_pages_and_one_at_the_root_of_the_same_name_are_both_named(make_site: MakeSite) -> None:
+    site = jekyll(make_site, {"about.md": "---\ntitle: A\n---\nA\n", "_pages/about.md": "---\ntitle: B\n---\nB\n"})
+    with pytest.raises(SitegenError) as info:
+        build(site)
+    assert "`_pages/about.md` and `about.md` are read as the same page" in info.value.format() or \
+        "`about.md` and `_pages/about.md` are read as the same page" in info.value.format(), info.value.format()
+
+
+def test_link_names_a_page_of_pages_by_its_path(make_site: MakeSite) -> None:
+    site = jekyll(make_site, {"_pages/cv.md": "---\ntitle: CV\npermalink: /cv/\n---\nCV\n",
+                              "_posts/2024-01-02-a.md": "---\ntitle: A\n---\n[cv]({% link _pages/cv.md %})\n"},
+                  MINIMA_CONFIG)
+    result = build(site)
+    assert 'href="/blog/cv/"' in html(result, "2024/01/02/a.html")
