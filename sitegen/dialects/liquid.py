@@ -31,7 +31,7 @@ LIQUID_TAGS = frozenset({"if", "elsif", "else", "endif", "unless", "endunless", 
                          "increment", "decrement", "cycle", "comment", "endcomment", "raw", "endraw", "echo",
                          "liquid"})
 """Liquid's own tags: python-liquid renders them."""
-_NAME = re.compile(r"-?\s*(\w+)")
+_NAME = re.compile(r"\w+")
 _ARG = re.compile(r"""(?<![\w-])([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 
 
@@ -58,10 +58,10 @@ def tags(body: str) -> list[Tag]:
         close = body.find("%}", pos + 2)
         if close == -1:
             break
-        inner = body[pos + 2:close].rstrip("-").rstrip()
+        inner = body[pos + 2:close].rstrip("-").strip().removeprefix("-").lstrip()
         name = _NAME.match(inner)
         if name is not None:
-            found.append(Tag(pos, close + 2, name.group(1), inner[name.end():].strip()))
+            found.append(Tag(pos, close + 2, name.group(0), inner[name.end():].strip()))
         pos = body.find("{%", close + 2)
     return found
 
