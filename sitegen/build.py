@@ -78,6 +78,7 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     except SitegenError as exc:
         raise relabel_error(exc, labels) from None
     result.warnings[:] = [relabel(w, labels) for w in result.warnings]
+    result.labels = labels
     return result
 
 

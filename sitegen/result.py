@@ -30,6 +30,8 @@ class BuildResult:
     state: SiteState | None = None
     basis: RebuildBasis | None = None
     """What the dev server's quick rebuilds reuse (`sitegen.incremental`)."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """How messages name files read in place from another tool's layout (`content/posts/x.md` -> `_posts/x.md`)."""
 
 
 @dataclass

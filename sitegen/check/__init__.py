@@ -31,7 +31,7 @@ class SourceLines(Mapping[str, str]):
             index = self.body.find(spelled)
             if index >= 0:
                 line = self.body_line + self.body.count("\n", 0, index)
-                return self.recorded.setdefault(href, f"content/{self.source}:{line}")
+                return self.recorded.setdefault(href, f"{self.source}:{line}")
         raise KeyError(href)
 
     def __iter__(self) -> Iterator[str]:
@@ -51,10 +51,11 @@ def link_sources(result: BuildResult) -> dict[str, Mapping[str, str]]:
         if source not in state.tree.urls:
             continue
         recorded: dict[str, str] = {}
+        label = result.labels.get(f"content/{source}", f"content/{source}")  # `_posts/x.md` in a Jekyll site
         for link in [*rendered.links, *rendered.broken_links]:
-            recorded.setdefault(link.href, f"content/{source}:{link.line}")
+            recorded.setdefault(link.href, f"{label}:{link.line}")
         page = state.tree.pages[source]
-        out[output_path_for(state.tree.urls[source])] = SourceLines(source, recorded, page.body, page.body_line)
+        out[output_path_for(state.tree.urls[source])] = SourceLines(label, recorded, page.body, page.body_line)
     return out
 
 

@@ -316,3 +316,11 @@ def test_link_names_a_page_of_pages_by_its_path(make_site: MakeSite) -> None:
                   MINIMA_CONFIG)
     result = build(site)
     assert 'href="/blog/cv/"' in html(result, "2024/01/02/a.html")
+
+
+def test_sitegen_check_names_a_jekyll_file_by_its_path(make_site: MakeSite) -> None:
+    from sitegen.check import check_build
+
+    site = jekyll(make_site, {"_posts/2024-01-02-a.md": "---\ntitle: A\n---\n[gone](/nowhere/)\n"}, MINIMA_CONFIG)
+    report = check_build(build(site))
+    assert "(_posts/2024-01-02-a.md:4)" in report.format(), report.format()
