@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from sitegen.config import SiteConfig
+from sitegen.content.buildopts import never_rendered
 from sitegen.content.page import Page
 from sitegen.content.urls import (
     UnsafeURLError,
@@ -46,7 +47,8 @@ class LeftOut:
 
     source: str
     reason: str
-    """`draft`, `future` (its `publishDate` or `date` is after the build time) or `expired`."""
+    """`draft`, `future` (its `publishDate` or `date` is after the build time), `expired`, or `headless` (Hugo's
+    `headless: true` or `build: {render: never}`, see `sitegen.content.buildopts`)."""
     date: dt.datetime | None = None
     """The date that decided (`future`, `expired`)."""
     output: str | None = None
@@ -184,8 +186,10 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
     errors: list[SitegenError] = []
     left_out: dict[str, LeftOut] = {}
     published = []
+    unrendered = never_rendered(pages)
     for page in pages:
-        why = why_left_out(page, config, now, drafts, future)
+        why = LeftOut(page.source, "headless") if page.source in unrendered else \
+            why_left_out(page, config, now, drafts, future)
         if why is None:
             published.append(page)
         else:

@@ -189,3 +189,19 @@ def test_markup_highlight_code_fences_off_is_honoured(tmp_path: Path) -> None:
                                              "[markup.goldmark.renderer]\nunsafe = true\n"})
     config, warnings = load_hugo_config(site)
     assert config.markdown.highlight is False and warnings == []
+
+
+def test_headless_bundles_and_build_render_never_are_not_published(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "content/home/index.md": "---\ntype: widget_page\nheadless: true\n---\n",
+        "content/home/hero.md": "---\nwidget: hero\ntitle: Hero\n---\nHi.\n",
+        "content/authors/_index.md": ("---\nbuild:\n  render: never\ncascade:\n  build:\n    render: never\n"
+                                      "    list: always\n---\n"),
+        "content/authors/admin/_index.md": "---\ntitle: Dr. Lee\n---\nBio.\n",
+        "content/notes/private.md": "---\ntitle: Private\n_build:\n  render: false\n---\nNo.\n",
+        "content/notes/public.md": "---\ntitle: Public\n---\nYes.\n",
+    })
+    published = sorted(p for p in result.files if p.endswith("index.html"))
+    assert "notes/public/index.html" in published
+    assert not [p for p in published if p.startswith(("home/", "authors/", "notes/private/"))]
+    assert not [w for w in result.warnings if "home" in (w.path or "") or "authors" in (w.path or "")]
