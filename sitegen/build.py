@@ -61,6 +61,8 @@ class BuildOptions:
     """The build time for future/expiry checks (default: SOURCE_DATE_EPOCH or now)."""
     jobs: int | None = None
     """Processes for rendering (None: one per core when the site is large; 1: in-process)."""
+    defer_search: bool = False
+    """Leave the search index out (the dev server makes it in the background: `sitegen.serve.session`)."""
 
 
 def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildResult:
@@ -94,16 +96,21 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     warnings.extend(link_warnings)
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
                                       options_cv.font_paths))
+    warnings.extend(note for cv in cvs for note in cv.notes)
     files, origins = _copy_assets(sources, plan.tree)
-    site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date)
+    # Which talks are still to come changes the talks pages without any file changing.
+    upcoming = sorted(s for s, talk in plan.talks.items() if talk.upcoming(now))
+    site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date,
+                               upcoming)
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
     cv_outputs = cv_files(plan.cv, options_cv, plan.build_date, memo)
     files.update(cv_outputs)
-    basis = RebuildBasis(rendering, sources.pages, dict(files))
+    skip = frozenset({"search"}) if options.defer_search else frozenset()
+    basis = RebuildBasis(rendering, sources.pages, dict(files), skip=skip)
     made_by: dict[str, str] = {}
-    generated = generate_outputs(state, site_dir, themes, files, memo, made_by)
+    generated = generate_outputs(state, site_dir, themes, files, memo, made_by, skip)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
     raise_if_any(_output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by).check())

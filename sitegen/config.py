@@ -108,6 +108,10 @@ class SiteConfig:
     """Search options."""
     cv: dict[str, Any] = field(default_factory=dict)
     """CV options (validated by sitegen.cv)."""
+    publications: dict[str, Any] = field(default_factory=dict)
+    """Publications page options (`pages: true` gives each publication a page of its own)."""
+    news: dict[str, Any] = field(default_factory=dict)
+    """News options (`home_limit`: items on the home page, default 5)."""
     path: str = "sitegen.yaml"
     """The file this configuration came from (for messages)."""
     site_layouts: bool = True
@@ -233,6 +237,8 @@ class _Validator:
             feeds=self.get("feeds", dict, {}),
             search=self.get("search", dict, {}),
             cv=self.get("cv", dict, {}),
+            publications=self._section("publications", {"pages"}),
+            news=self._section("news", {"home_limit"}),
             path=self.path,
         )
         raise_if_any(self.errors)
@@ -304,6 +310,12 @@ class _Validator:
             else:
                 kwargs[name] = flag
         return cls(**kwargs)
+
+    def _section(self, key: str, allowed: set[str]) -> dict[str, Any]:
+        """A small mapping of options, unknown keys warned about."""
+        value: dict[str, Any] = self.get(key, dict, {})
+        self.warn_unknown(key, value, allowed)
+        return value
 
     def _positive(self, key: str, default: int) -> int:
         value = self.get(key, int, default)

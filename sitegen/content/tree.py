@@ -15,6 +15,7 @@ from functools import cached_property
 from sitegen.config import SiteConfig
 from sitegen.content.buildopts import never_rendered
 from sitegen.content.page import Page
+from sitegen.content.talks import is_talk
 from sitegen.content.urls import (
     UnsafeURLError,
     expand_permalink,
@@ -101,7 +102,8 @@ def why_left_out(page: Page, config: SiteConfig, now: dt.datetime, drafts: bool,
     if page.draft and not drafts:
         return LeftOut(page.source, "draft")
     if not future:
-        publish = page.publish_date or page.date
+        # A talk's `date` is when it happens, not when it was written: only `publishDate` holds it back.
+        publish = page.publish_date if is_talk(page) else page.publish_date or page.date
         if publish is not None and publish > now:
             return LeftOut(page.source, "future", publish)
     if page.expiry_date is not None and page.expiry_date <= now and not config.build.expired:
