@@ -371,7 +371,8 @@ class HugoDialect:
     def expand(self, body: str, source: str, body_line: int,
                context: ExpandContext | None = None) -> tuple[str, list[Diagnostic]]:
         """Shortcodes, rendered before Markdown (`sitegen.dialects.shortcodes`); warnings name content/<file>."""
-        context = context or ExpandContext()
+        if context is None:  # no built site to look in (`sitegen import`): refs stay paths, params unknown
+            return expand_shortcodes(body, f"content/{source}", body_line)
         return expand_shortcodes(body, f"content/{source}", body_line, resolve_ref=context.resolve_ref,
                                  params=context.params, site_url=context.site_url)
 

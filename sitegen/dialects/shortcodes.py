@@ -312,7 +312,9 @@ def _ref(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     path, sep, anchor = target.partition("#")
     if not path:
         return _url(sep + anchor)
-    url = ex.resolve_ref(path) if ex.resolve_ref is not None else None
+    if ex.resolve_ref is None:  # no site to look in (`sitegen import`): the path as written, for a later build
+        return _url(target)
+    url = ex.resolve_ref(path)
     if url is None:
         ex.warn(f"`{tag.name}` to missing page `{target}`: its link goes nowhere", tag.start,
                 hint="fix the path (relative to this page or to content/), or remove the shortcode")
@@ -527,9 +529,10 @@ def expand_shortcodes(body: str, source: str = "<string>", body_line: int = 1, *
 
     `source` and `body_line` (the file line of the body's first line) place the warnings; `resolve_ref` maps a
     `ref`/`relref` target without its anchor to a URL (None: missing, warned, and the link goes to `#`; no
-    resolver: every ref is missing); `params` is what `{{< param key >}}` reads (the page's front matter over
-    the site's params; dotted keys go down mappings, case-insensitively); `site_url` gives a site path such as a
-    figure's `/img/a.png` the site's base path. Pure: no files, no network.
+    resolver: the target as written, `x.md#part`, for a later build to resolve); `params` is what
+    `{{< param key >}}` reads (the page's front matter over the site's params; dotted keys go down mappings,
+    case-insensitively); `site_url` gives a site path such as a figure's `/img/a.png` the site's base path.
+    Pure: no files, no network.
     """
     if "{{<" not in body and "{{%" not in body:
         return body, []
