@@ -331,14 +331,13 @@ def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
 
 
 def is_hugo_site(site_dir: Path) -> bool:
-    """A Hugo config file or `config/_default/`, and no `sitegen.yaml` (a converted site follows sitegen's
-    rules); a `_config.yml` beside a `config.*` without a `content/` folder is Jekyll's."""
+    """`hugo.toml|yaml|json` or `config/_default/`, or `config.toml|yaml|json` beside a `content/` folder (a
+    `config.json` alone belongs to many tools), and no `sitegen.yaml` (a converted site follows sitegen's rules)."""
     if find_config(site_dir) is not None:
         return False
     if any((site_dir / name).is_file() for name in ROOT_FILES[:4]) or (site_dir / CONFIG_DIR).is_dir():
         return True
-    has_config = any((site_dir / name).is_file() for name in ROOT_FILES[4:])
-    return has_config and ((site_dir / "content").is_dir() or not (site_dir / "_config.yml").is_file())
+    return (site_dir / "content").is_dir() and any((site_dir / name).is_file() for name in ROOT_FILES[4:])
 
 
 @dataclass(frozen=True)

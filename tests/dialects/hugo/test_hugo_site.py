@@ -53,9 +53,14 @@ enableRobotsTXT = true
 @pytest.mark.parametrize("name", ["hugo.toml", "config.toml", "hugo.yaml", "config.json", "config/_default/hugo.toml"])
 def test_a_hugo_config_file_marks_a_hugo_site(tmp_path: Path, name: str) -> None:
     text = '{"title": "T"}' if name.endswith(".json") else ("title: T\n" if name.endswith(".yaml") else 'title = "T"\n')
-    site = hugo_site(tmp_path, {name: text}, layouts=False)
+    site = hugo_site(tmp_path, {name: text, "content/a.md": "A"}, layouts=False)
     assert detect_dialect(site) is HUGO
     assert load_hugo_config(site)[0].title == "T"
+
+
+def test_a_config_json_without_content_is_not_taken_for_hugo(tmp_path: Path) -> None:
+    site = hugo_site(tmp_path, {"config.json": '{"lint": true}', "_config.yml": "title: J\n"}, layouts=False)
+    assert detect_dialect(site) is not HUGO
 
 
 def test_sitegen_yaml_wins_over_a_hugo_config(tmp_path: Path) -> None:
