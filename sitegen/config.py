@@ -60,7 +60,8 @@ class MarkdownSettings:
     highlight: bool = True
     """Highlight fenced code with Pygments at build time."""
     math: bool = False
-    """Treat `$...$` in every page as math (otherwise only pages with `math: true`)."""
+    """Kept for older configurations: math (`$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]`) is found in every page anyway,
+    and a page's `math: false` turns it off."""
 
 
 @dataclass(frozen=True)
