@@ -117,6 +117,9 @@ class SiteConfig:
     """The file this configuration came from (for messages)."""
     site_layouts: bool = True
     """Use the site's own `layouts/` (set by a dialect: a Hugo site's are Go templates sitegen cannot run)."""
+    weight_first: bool = False
+    """Lists put pages with a `weight` first, lightest first, then the others newest first (Hugo's default
+    order, set for Hugo sites); otherwise newest first, weight only breaking ties."""
 
     @property
     def base_path(self) -> str:
@@ -131,7 +134,7 @@ class SiteConfig:
         return f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
 
 
-_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts"} | {"baseURL", "languageCode"}
+_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts", "weight_first"} | {"baseURL", "languageCode"}
 
 
 def _key_lines(node: yaml.Node, prefix: str = "") -> dict[str, tuple[int, int]]:

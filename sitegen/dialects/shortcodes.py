@@ -165,7 +165,8 @@ def _figure(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
     return _Block(f"<figure{cls}>{img}{caption}</figure>")
 
 
-_EMPH = re.compile(r"(\*\*|__)(.+?)\1|(\*|_)(.+?)\3|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)")
+_EMPH = re.compile(r"(\*\*|__)([^*_]++)\1|(\*|_)([^*_]++)\3|`([^`]++)`|\[([^\[\]]++)\]\(([^()\s]++)\)")
+"""Emphasis, code and links in a caption; each part stops at the next delimiter, so matching stays linear."""
 
 
 def _inline_markdown(text: str) -> str:

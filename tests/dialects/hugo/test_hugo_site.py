@@ -210,3 +210,13 @@ def test_headless_bundles_and_build_render_never_are_not_published(tmp_path: Pat
     assert "notes/public/index.html" in published
     assert not [p for p in published if p.startswith(("home/", "authors/", "notes/private/"))]
     assert not [w for w in result.warnings if "home" in (w.path or "") or "authors" in (w.path or "")]
+
+
+def test_weighted_pages_come_first_in_lists_as_in_hugo(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "content/posts/old-pinned.md": "---\ntitle: Pinned\ndate: 2020-01-01\nweight: 1\n---\nP.\n",
+        "content/posts/new.md": "---\ntitle: Newest\ndate: 2024-01-01\n---\nN.\n",
+        "content/posts/mid.md": "---\ntitle: Middle\ndate: 2022-01-01\n---\nM.\n",
+    })
+    listing = html(result, "posts/index.html")
+    assert listing.index(">Pinned<") < listing.index(">Newest<") < listing.index(">Middle<")
