@@ -26,7 +26,7 @@ from sitegen.importer.converters import Converters
 THEME_LAYOUTS = frozenset({"cv", "publications", "talk", "search"})
 """Layouts of sitegen's default theme that mean the same thing in al-folio and academicpages; other layouts
 (`post`, `single`, `page`, `about`...) are dropped: sitegen picks the template of the page's kind."""
-_LEFTOVER = re.compile(r"\{\{[<%]|\{%|\{\{[^}\n]*\}\}")
+_LEFTOVER = re.compile(r"\{[{%]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BIBLIOGRAPHY = re.compile(r"^[ \t]*\{%-?\s*bibliography\b[^%]*%\}[ \t]*\n?", re.M)
 _FOR = re.compile(r"\{%-?\s*for\s")
