@@ -18,7 +18,7 @@ from sitegen.cv.schema import TOP_LEVEL
 from sitegen.cv.validate import validate_cv
 from sitegen.errors import Diagnostic
 
-_RANGE = re.compile(r"-|–|—|\bto\b")
+_RANGE = re.compile(r"-|–|—|\bto\b")  # parts are stripped after the split (a leading \s* would be quadratic)
 _WHEN = re.compile(r"^(\d{4})(?:[.\-/](\d{1,2}))?$")
 _NOW = {"now", "present", "current", "today", "ongoing"}
 _KINDS = (("education", "education"), ("experience", "work"), ("employment", "work"), ("work", "work"),
