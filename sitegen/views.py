@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import posixpath
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, overload
@@ -377,6 +378,31 @@ class PageView:
         folder = posixpath.dirname(self.source) + "/"
         return [{"name": rel[len(folder):], "url": self._state.urls.url("/" + out)}
                 for rel, out in sorted(self._state.tree.resources.items()) if rel.startswith(folder)]
+
+    @property
+    def images(self) -> list[str]:
+        """The page's images as site paths or absolute URLs, for sharing (OpenGraph, JSON-LD): `images:` front
+        matter (a path or a list; relative paths are the page's own), else the first image of its content that the
+        site itself serves and link previews can show (not a remote badge, not an SVG)."""
+        given = self._page.params.get("images")
+        if isinstance(given, str):
+            given = [given]
+        found = [str(i) for i in given if i] if isinstance(given, list) else []
+        if not found:
+            self._touch()
+            found = [src for src in _IMG_SRC.findall(self.rendered.html)
+                     if not src.startswith(("http://", "https://", "//", "data:")) and not src.endswith(".svg")][:1]
+        return [self._resolve(src) for src in found]
+
+    def _resolve(self, src: str) -> str:
+        """A content-relative image path made site-absolute (`resources/x.png` -> `/posts/p/resources/x.png`)."""
+        if src.startswith(("/", "http://", "https://", "data:")):
+            return src
+        return posixpath.normpath(posixpath.join(self.path, src)).replace("//", "/")
+
+
+_IMG_SRC = re.compile(r'<img\b[^>]*?\bsrc="([^"]+)"')
+"""The first image's `src` in rendered HTML (sitegen's Markdown always quotes attributes with `"`)."""
 
 
 class ViewList(Sequence["PageView"]):
