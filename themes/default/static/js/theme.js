@@ -1,7 +1,11 @@
-// The light/dark toggle: shown once this runs (without JavaScript the page follows the system setting). A choice
+// Keyboard-scrollable wide blocks, and the light/dark toggle: shown once this runs (without JavaScript the page follows the system setting). A choice
 // is remembered in localStorage ("sitegen-theme") and applied before the first paint by the inline script in
 // partials/theme-init.html, so a reload never flashes the other theme.
 (function () {
+  // Code blocks and tables wider than the screen scroll sideways: let the keyboard reach and scroll them too.
+  document.querySelectorAll(".highlight pre, .prose table, .math.block").forEach(function (el) {
+    if (el.scrollWidth > el.clientWidth && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+  });
   var root = document.documentElement;
   var button = document.querySelector(".theme-toggle");
   if (!button) return;
