@@ -56,7 +56,8 @@ def test_theme_runs_no_inline_script_but_the_hashed_theme_choice() -> None:
     assert f"script-src 'self' {_init_script_hash()};" in csp
     for path, text in _pages().items():
         inline = re.findall(r"<script(?![^>]*\bsrc=)([^>]*)>", text)
-        assert [a for a in inline if a != ' type="application/ld+json"'] == ([] if 'http-equiv="refresh"' in text else [""]), path
+        expected = [] if 'http-equiv="refresh"' in text else [""]
+        assert [a for a in inline if a != ' type="application/ld+json"'] == expected, path
         assert not re.search(r"\son[a-z]+=\"", text), path
         for ref in re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', text):
             assert not ref.startswith(("http://", "//")) and (
@@ -161,7 +162,8 @@ def test_a_site_overrides_one_partial_without_copying_the_theme(make_site: MakeS
 
 
 def _jsonld(text: str) -> list[dict[str, object]]:
-    return [json.loads(block) for block in re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)]
+    blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)
+    return [json.loads(block) for block in blocks]
 
 
 def _meta(text: str, key: str) -> str | None:
