@@ -31,6 +31,7 @@ from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.dialects import Dialect, detect_dialect
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
+from sitegen.images import ImageCatalog, ImageSettings, image_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, config_key, key_of, site_inputs_key
@@ -94,7 +95,14 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
                                       options_cv.font_paths))
     files, origins = _copy_assets(sources, plan.tree)
-    site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date)
+    # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
+    images = ImageCatalog.build(files, [*plan.tree.resources.values(), *_site_static(sources, site_dir)],
+                                ImageSettings.from_params(config.params), memo)
+    state.images = images
+    files.update(images.files)
+    warnings.extend(_image_warnings(state, images, set(files)))
+    site_key = key_of("site", site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications,
+                                              plan.build_date), images.key)
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
@@ -105,7 +113,8 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     generated = generate_outputs(state, site_dir, themes, files, memo, made_by)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
-    raise_if_any(_output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by).check())
+    raise_if_any(_output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by,
+                                images.files).check())
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
     memo.finish()
@@ -116,13 +125,14 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
 
 
 def _output_owners(site_dir: Path, sources: Sources, plan: SitePlan, pages: dict[str, bytes],
-                   cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str]
-                   ) -> OutputOwners:
+                   cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str],
+                   images: dict[str, bytes]) -> OutputOwners:
     """Claim every output path for its source, in the order the files were made."""
     owners = OutputOwners()
     for f in sources.static:
         owners.claim([f.rel], _site_relative(f.path, site_dir) or f"the theme's static/{f.rel}")
     owners.claim(plan.tree.resources.values(), {out: f"content/{rel}" for rel, out in plan.tree.resources.items()})
+    owners.claim(images, "an image copy made by sitegen (params.images)")
     by_output = {output_path_for(url): source_label(source) for source, url in plan.tree.urls.items()}
     owners.claim(pages, {path: _page_owner(path, by_output) for path in pages})
     owners.claim(cv_outputs, {path: doc.source.path for doc in plan.cv.documents
@@ -237,6 +247,24 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
         if intro in rendered:
             rendered.setdefault(page_source, rendered[intro])
     return SiteState(plan, dict(sorted(rendered.items())), summaries), warnings
+
+
+def _site_static(sources: Sources, site_dir: Path) -> list[str]:
+    """Output paths of the site's own static files (the theme's favicons and icons are left alone)."""
+    return [f.rel for f in sources.static if _site_relative(f.path, site_dir) is not None]
+
+
+def _image_warnings(state: SiteState, images: ImageCatalog, assets: set[str]) -> list[Diagnostic]:
+    """Each content page's missing, unreadable and alt-less images, located in its file."""
+    out: list[Diagnostic] = []
+    base = state.config.base_path
+    for source in state.plan.content:
+        page, rendered = state.tree.pages.get(source), state.rendered.get(source)
+        if page is None or rendered is None or "<img" not in rendered.html:
+            continue
+        out.extend(image_warnings(rendered.html, state.tree.urls.get(source, "/"), images, assets,
+                                  source_label(source), page.body, page.body_line, base))
+    return out
 
 
 def _render_summary(renderer: MarkdownRenderer, text: str) -> bytes:

@@ -22,6 +22,7 @@ from sitegen.content.taxonomies import Term
 from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
+from sitegen.images import ImageCatalog, ImageSettings, rewrite_images
 from sitegen.markdown import Rendered
 from sitegen.memo import body_key, digest, page_meta_key
 from sitegen.plan import SitePlan
@@ -58,6 +59,8 @@ class SiteState:
         self.rendered = rendered
         self.summaries = summaries
         """Rendered front matter `summary` Markdown, by source."""
+        self.images = ImageCatalog(ImageSettings(process=False))
+        """The site's processed images (the build sets it once its assets are read)."""
         self.views: dict[str, PageView] = {}
         self.reads: set[str] | None = None
         """While one page renders: the pages whose content (not just metadata) it read."""
@@ -178,8 +181,11 @@ class PageView:
 
     @property
     def content(self) -> Markup:
-        """The page body as HTML."""
-        return Markup(self.rendered.html)
+        """The page body as HTML, its images sized and given responsive copies (sitegen.images)."""
+        html = self.rendered.html
+        if self._state.images.images:
+            html = rewrite_images(html, self.path, self._state.images, self._state.config.base_path)
+        return Markup(html)
 
     def _touch(self) -> None:
         """Record that the page being rendered read this page's content."""
