@@ -31,7 +31,7 @@ from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.dialects import Dialect, detect_dialect
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
-from sitegen.images import ImageCatalog, ImageSettings, image_warnings
+from sitegen.images import ImageCatalog, ImageSettings, image_target, image_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, config_key, key_of, site_inputs_key
@@ -99,6 +99,7 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     images = ImageCatalog.build(files, [*plan.tree.resources.values(), *_site_static(sources, site_dir)],
                                 ImageSettings.from_params(config.params), memo)
     state.images = images
+    images.add_share_crops(_shared_images(state), files, memo)
     files.update(images.files)
     warnings.extend(_image_warnings(state, images, set(files)))
     site_key = key_of("site", site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications,
@@ -252,6 +253,18 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
 def _site_static(sources: Sources, site_dir: Path) -> list[str]:
     """Output paths of the site's own static files (the theme's favicons and icons are left alone)."""
     return [f.rel for f in sources.static if _site_relative(f.path, site_dir) is not None]
+
+
+def _shared_images(state: SiteState) -> set[str]:
+    """The images link previews show: each page's first (sitegen.views.PageView.images), the site default
+    (`params.og_image`) and the author photo, as output paths."""
+    base, params = state.config.base_path, state.config.params
+    author = params.get("author")
+    wanted = [params.get("og_image"), author.get("photo") if isinstance(author, dict) else None]
+    for source in state.plan.content:
+        view = state.view(source)
+        wanted.extend(view.images[:1] if view is not None else [])
+    return {t for t in (image_target(w, "/", base) for w in wanted if isinstance(w, str)) if t}
 
 
 def _image_warnings(state: SiteState, images: ImageCatalog, assets: set[str]) -> list[Diagnostic]:

@@ -78,6 +78,8 @@ class ImageCatalog:
     """Output path -> why Pillow could not read it."""
     files: dict[str, bytes] = field(default_factory=dict)
     """The copies, by output path (build outputs)."""
+    shares: dict[str, str] = field(default_factory=dict)
+    """Image output path -> its 1200×630 crop for link previews (OpenGraph, Twitter cards)."""
 
     @classmethod
     def build(cls, assets: dict[str, bytes], candidates: list[str], settings: ImageSettings,
@@ -110,10 +112,23 @@ class ImageCatalog:
             catalog.images[path] = ImageInfo(width, height, tuple(copies), tuple(webp))
         return catalog
 
+    def add_share_crops(self, paths: set[str], assets: dict[str, bytes], memo: BuildMemo) -> None:
+        """A 1200×630 JPEG (cropped to fill) of each catalogued image that a page shares, as link previews want."""
+        for path in sorted(paths):
+            info = self.images.get(path)
+            if info is None or (info.width, info.height) == SHARE_SIZE:
+                continue
+            out = path[: -len(posixpath.splitext(path)[1])] + ".share.jpg"
+            data = assets[path]
+            self.files[out] = memo.blob(key_of("image-share", digest(data), SHARE_SIZE, self.settings.quality),
+                                        functools.partial(_share_crop, data, self.settings.quality))
+            self.shares[path] = out
+
     @property
     def key(self) -> str:
         """What pages' HTML depends on (for the output cache): every image's size and copies."""
-        return key_of("images", self.settings, sorted(self.images.items()), sorted(self.broken))
+        return key_of("images", self.settings, sorted(self.images.items()), sorted(self.broken),
+                      sorted(self.shares.items()))
 
 
 def _measure(data: bytes) -> bytes:
@@ -149,11 +164,35 @@ def _resize(data: bytes, width: int, fmt: str, quality: int) -> bytes:
         return out.getvalue()
 
 
+SHARE_SIZE = (1200, 630)
+"""The size OpenGraph and Twitter's large card show without cropping."""
+
+
+def _share_crop(data: bytes, quality: int) -> bytes:
+    """The image scaled to cover 1200×630 and cropped around its centre, as JPEG on white."""
+    from PIL import Image, ImageOps  # see _measure
+
+    with Image.open(io.BytesIO(data)) as opened:
+        image: Image.Image = opened.convert("RGBA")
+    plate = Image.new("RGBA", image.size, (255, 255, 255, 255))
+    plate.alpha_composite(image)
+    # Close to the card's shape: fill it (crop the edges); a tall or very wide image (a diagram) is fitted whole
+    # on white instead, so nothing that matters is cut.
+    rgb = plate.convert("RGB")
+    if 1.5 <= image.width / image.height <= 2.4:
+        fitted = ImageOps.fit(rgb, SHARE_SIZE, Image.Resampling.LANCZOS)
+    else:
+        fitted = ImageOps.pad(rgb, SHARE_SIZE, Image.Resampling.LANCZOS, color=(255, 255, 255))
+    out = io.BytesIO()
+    fitted.save(out, "JPEG", quality=quality, optimize=True)
+    return out.getvalue()
+
+
 def _attrs(tag: str) -> dict[str, str]:
     return {name.lower(): unescape(value or "") for name, value in _ATTR.findall(tag[4:])}
 
 
-def _target(src: str, page_path: str, base_path: str) -> str | None:
+def image_target(src: str, page_path: str, base_path: str) -> str | None:
     """The output path an `<img src>` of the page at `page_path` refers to, or None for remote/data images."""
     if not src or src.startswith(("http://", "https://", "//", "data:")):
         return None
@@ -185,7 +224,7 @@ def rewrite_images(html: str, page_path: str, catalog: ImageCatalog, base_path: 
         attrs = _attrs(tag)
         extra = []
         lazy = ['loading="lazy" decoding="async"'] if seen > 1 and "loading" not in attrs else []
-        target = _target(attrs.get("src", ""), page_path, base_path)
+        target = image_target(attrs.get("src", ""), page_path, base_path)
         info = catalog.images.get(target) if target else None
         if info is None or target is None:
             return tag[:-1].rstrip("/ ") + "".join(" " + e for e in lazy) + ">" if lazy else tag
@@ -214,7 +253,7 @@ def image_warnings(html: str, page_path: str, catalog: ImageCatalog, assets: set
         src = attrs.get("src", "")
         offset = body.find(src) if src else -1
         line = body_line + body[:offset].count("\n") if offset >= 0 else None
-        target = _target(src, page_path, base_path)
+        target = image_target(src, page_path, base_path)
         if not attrs.get("alt", "").strip():
             yield Diagnostic(f"image {src or '(no src)'} has no alt text", path=source, line=line,
                              hint="describe it: ![what the image shows](path); alt=\"\" only for decoration")

@@ -22,7 +22,7 @@ from sitegen.content.taxonomies import Term
 from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
-from sitegen.images import ImageCatalog, ImageSettings, rewrite_images
+from sitegen.images import ImageCatalog, ImageSettings, image_target, rewrite_images
 from sitegen.markdown import Rendered
 from sitegen.memo import body_key, digest, page_meta_key
 from sitegen.plan import SitePlan
@@ -525,6 +525,25 @@ class SiteView:
     def get_page(self, source: str) -> PageView | None:
         """Look a page up by content path (`about.md`)."""
         return self._state.view(source)
+
+    def share_image(self, src: str) -> str:
+        """The image link previews should show for `src` (a site path): its 1200×630 crop when the build made
+        one (sitegen.images), else `src` itself."""
+        target = image_target(src, "/", self.config.base_path)
+        crop = self._state.images.shares.get(target) if target else None
+        return "/" + crop if crop else src
+
+    def image(self, src: str) -> dict[str, Any] | None:
+        """A processed image (`width`, `height`, `srcset`, `webp`: `srcset` strings of its copies), or None when
+        it is not one (remote, SVG, processing off). For templates' own images, e.g. the author photo."""
+        target = image_target(src, "/", self.config.base_path)
+        info = self._state.images.images.get(target) if target else None
+        if info is None:
+            return None
+        url = self._state.urls.url
+        return {"width": info.width, "height": info.height,
+                "srcset": ", ".join([*(f"{url('/' + p)} {w}w" for p, w in info.copies), f"{url(src)} {info.width}w"]),
+                "webp": ", ".join(f"{url('/' + p)} {w}w" for p, w in info.webp)}
 
 
 _VIEW_NAMES = frozenset(dir(PageView)) | {"source", "_state", "_page"}

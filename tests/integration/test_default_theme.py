@@ -191,7 +191,7 @@ def test_a_post_shares_its_own_description_image_and_dates() -> None:
     post = html(example(), POST)
     assert _meta(post, "description") == "Why your GPU is idle, and how to find out with the PyTorch profiler."
     assert _meta(post, "og:type") == "article" and _meta(post, "twitter:card") == "summary_large_image"
-    assert _meta(post, "og:image") == "https://ada-lin.example.org/posts/profiling-dataloaders/resources/demo.png"
+    assert _meta(post, "og:image") == "https://ada-lin.example.org/posts/profiling-dataloaders/resources/demo.share.jpg"
     assert _meta(post, "article:published_time") == "2024-06-12T10:30:00+02:00"
     [posting] = _jsonld(post)
     assert posting["@type"] == "BlogPosting" and posting["headline"] == "Profiling PyTorch DataLoaders"

@@ -87,3 +87,13 @@ def test_a_warm_build_does_no_image_work_and_output_is_deterministic(make_site: 
     monkeypatch.setattr(sitegen.images, "_resize", refuse)
     warm = _build(site, memo)
     assert warm == first == cold_again
+
+
+def test_a_page_shares_a_1200_by_630_copy_of_its_first_image(make_site: MakeSite) -> None:
+    site = make_site({"sitegen.yaml": "title: T\nbase_url: https://e.org/\n",
+                      "content/posts/p/index.md": "---\ntitle: P\n---\n![a chart](chart.png)\n",
+                      "content/posts/p/chart.png": _png(900, 300)}, layouts=False)
+    result = build(site)
+    page = html(result, "posts/p/index.html")
+    assert '<meta property="og:image" content="https://e.org/posts/p/chart.share.jpg">' in page
+    assert Image.open(io.BytesIO(result.files["posts/p/chart.share.jpg"])).size == (1200, 630)
