@@ -22,7 +22,7 @@ from sitegen.content.taxonomies import Term
 from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
-from sitegen.images import ImageCatalog, ImageSettings, image_target, rewrite_images
+from sitegen.images import SHARE_SIZE, ImageCatalog, ImageSettings, image_target, rewrite_images
 from sitegen.markdown import Rendered
 from sitegen.memo import body_key, digest, page_meta_key
 from sitegen.plan import SitePlan
@@ -539,7 +539,9 @@ class SiteView:
         target = image_target(src, "/", self.config.base_path)
         info = self._state.images.images.get(target) if target else None
         if info is None:
-            return None
+            if target not in self._state.images.shares.values():
+                return None
+            return {"width": SHARE_SIZE[0], "height": SHARE_SIZE[1], "srcset": "", "webp": ""}
         url = self._state.urls.url
         return {"width": info.width, "height": info.height,
                 "srcset": ", ".join([*(f"{url('/' + p)} {w}w" for p, w in info.copies), f"{url(src)} {info.width}w"]),

@@ -95,5 +95,6 @@ def test_a_page_shares_a_1200_by_630_copy_of_its_first_image(make_site: MakeSite
                       "content/posts/p/chart.png": _png(900, 300)}, layouts=False)
     result = build(site)
     page = html(result, "posts/p/index.html")
-    assert '<meta property="og:image" content="https://e.org/posts/p/chart.share.jpg">' in page
+    assert ('<meta property="og:image" content="https://e.org/posts/p/chart.share.jpg">\n'
+            '<meta property="og:image:width" content="1200">\n<meta property="og:image:height" content="630">') in page
     assert Image.open(io.BytesIO(result.files["posts/p/chart.share.jpg"])).size == (1200, 630)
