@@ -37,8 +37,10 @@ class ImageSettings:
 
     process: bool = True
     """Make sizes, widths and WebP copies (false: copy images as they are, add nothing to `<img>`)."""
-    widths: tuple[int, ...] = (480, 960)
+    widths: tuple[int, ...] = (480, 960, 1440)
     """Widths of the smaller copies (only those narrower than the original are made)."""
+    largest_webp: int = 1600
+    """A WebP copy at the original width is made only up to this width (above it, the copies suffice)."""
     quality: int = 80
     """JPEG and WebP quality."""
 
@@ -101,14 +103,15 @@ class ImageCatalog:
             stem = path[: -len(ext)]
             copies: list[tuple[str, int]] = []
             webp: list[tuple[str, int]] = []
-            for w in [*(w for w in settings.widths if w < width), width]:
-                for fmt, out, bucket in ((RASTER[ext], f"{stem}.{w}w{ext}", copies), ("WEBP", f"{stem}.{w}w.webp",
-                                                                                      webp)):
-                    if fmt == RASTER[ext] and w == width:
-                        continue  # the original itself
-                    key = key_of("image", digest(data), w, fmt, settings.quality)
-                    catalog.files[out] = memo.blob(key, functools.partial(_resize, data, w, fmt, settings.quality))
-                    bucket.append((out, w))
+            source = _Decoded(data)  # decoded at most once, and only when some copy is not in the memo yet
+            smaller = [w for w in settings.widths if w < width]
+            plan = [*((w, RASTER[ext], f"{stem}.{w}w{ext}", copies) for w in smaller),
+                    *((w, "WEBP", f"{stem}.{w}w.webp", webp)
+                      for w in [*smaller, *([width] if width <= settings.largest_webp else [])])]
+            for w, fmt, out, bucket in plan:
+                key = key_of("image", digest(data), w, fmt, settings.quality)
+                catalog.files[out] = memo.blob(key, functools.partial(_resize, source, w, fmt, settings.quality))
+                bucket.append((out, w))
             catalog.images[path] = ImageInfo(width, height, tuple(copies), tuple(webp))
         return catalog
 
@@ -144,24 +147,39 @@ def _measure(data: bytes) -> bytes:
         return f"cannot read the image ({exc})".encode()
 
 
-def _resize(data: bytes, width: int, fmt: str, quality: int) -> bytes:
-    """The image scaled to `width` (aspect kept), in `fmt`; deterministic bytes."""
-    from PIL import Image  # see _measure
+class _Decoded:
+    """An image's pixels, decoded on first use and scaled once per width (for the copies of one image)."""
 
-    with Image.open(io.BytesIO(data)) as opened:
-        image: Image.Image = opened
-        image.load()
-        if image.width != width:
-            image = image.resize((width, max(1, round(image.height * width / image.width))),
-                                 Image.Resampling.LANCZOS)
-        if fmt == "JPEG" and image.mode not in ("RGB", "L"):
-            image = image.convert("RGB")
-        out = io.BytesIO()
-        options: dict[str, dict[str, Any]] = {"PNG": {"optimize": True},
-                                              "JPEG": {"quality": quality, "optimize": True},
-                                              "WEBP": {"quality": quality, "method": 4}}
-        image.save(out, fmt, **options[fmt])
-        return out.getvalue()
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.scaled: dict[int, Any] = {}
+
+    def at(self, width: int) -> Any:
+        """The image `width` pixels wide (aspect kept)."""
+        from PIL import Image  # see _measure
+
+        if not self.scaled:
+            with Image.open(io.BytesIO(self.data)) as opened:
+                opened.load()
+                self.scaled[opened.width] = opened.copy()
+        if width not in self.scaled:
+            full = self.scaled[max(self.scaled)]
+            self.scaled[width] = full.resize((width, max(1, round(full.height * width / full.width))),
+                                             Image.Resampling.LANCZOS)
+        return self.scaled[width]
+
+
+def _resize(source: _Decoded, width: int, fmt: str, quality: int) -> bytes:
+    """The image scaled to `width` (aspect kept), in `fmt`; deterministic bytes."""
+    image = source.at(width)
+    if fmt == "JPEG" and image.mode not in ("RGB", "L"):
+        image = image.convert("RGB")
+    out = io.BytesIO()
+    options: dict[str, dict[str, Any]] = {"PNG": {"optimize": True},
+                                          "JPEG": {"quality": quality, "optimize": True},
+                                          "WEBP": {"quality": quality, "method": 4}}
+    image.save(out, fmt, **options[fmt])
+    return bytes(out.getvalue())
 
 
 SHARE_SIZE = (1200, 630)
