@@ -212,6 +212,7 @@ def test_home_about_and_cv_describe_the_author_as_a_person() -> None:
     [site] = [d for d in _jsonld(html(example(), "index.html")) if d["@type"] == "WebSite"]
     assert site["url"] == "https://ada-lin.example.org/"
     assert not [d for d in _jsonld(html(example(), "tags/index.html")) if d["@type"] == "Person"]
+    assert not [d for d in _jsonld(html(example(), "projects/remat/index.html")) if d["@type"] == "BlogPosting"]
 
 
 def test_every_json_ld_block_is_valid_json_with_absolute_urls() -> None:
