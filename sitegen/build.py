@@ -30,6 +30,7 @@ from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.dialects import Dialect, detect_dialect
+from sitegen.dialects.shortcodes import ONCE_PER_SITE
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
 from sitegen.images import ImageCatalog, ImageSettings, image_target, image_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
@@ -61,6 +62,8 @@ class BuildOptions:
     """The build time for future/expiry checks (default: SOURCE_DATE_EPOCH or now)."""
     jobs: int | None = None
     """Processes for rendering (None: one per core when the site is large; 1: in-process)."""
+    defer_search: bool = False
+    """Leave the search index out (the dev server makes it in the background: `sitegen.serve.session`)."""
 
 
 def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildResult:
@@ -94,6 +97,7 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     warnings.extend(link_warnings)
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
                                       options_cv.font_paths))
+    warnings.extend(note for cv in cvs for note in cv.notes)
     files, origins = _copy_assets(sources, plan.tree)
     # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
     images = ImageCatalog.build(files, [*plan.tree.resources.values(), *_site_static(sources, site_dir)],
@@ -102,16 +106,19 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     images.add_share_crops(_shared_images(state), files, memo)
     files.update(images.files)
     warnings.extend(_image_warnings(state, images, set(files)))
+    # Which talks are still to come changes the talks pages without any file changing.
+    upcoming = sorted(s for s, talk in plan.talks.items() if talk.upcoming(now))
     site_key = key_of("site", site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications,
-                                              plan.build_date), images.key)
+                                              plan.build_date, upcoming), images.key)
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
     cv_outputs = cv_files(plan.cv, options_cv, plan.build_date, memo)
     files.update(cv_outputs)
-    basis = RebuildBasis(rendering, sources.pages, dict(files))
+    skip = frozenset({"search"}) if options.defer_search else frozenset()
+    basis = RebuildBasis(rendering, sources.pages, dict(files), skip=skip)
     made_by: dict[str, str] = {}
-    generated = generate_outputs(state, site_dir, themes, files, memo, made_by)
+    generated = generate_outputs(state, site_dir, themes, files, memo, made_by, skip)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
     raise_if_any(_output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by,
@@ -226,23 +233,30 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     rendered: dict[str, Rendered] = {}
     for source in plan.content:
         page = tree.pages[source]
-        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.for_page(source))
+        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.decisions_for_page(source))
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]
-    for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs).items():
+    for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
+                                                      plan.config.params).items():
         page = tree.pages[source]
         memo.store_markdown(source, page.body, page.body_line, result, links)
         rendered[source] = result
     summaries: dict[str, str] = {}
     warnings: list[Diagnostic] = []
+    once: set[str] = set()
     for source in plan.content:
         page = tree.pages[source]
         if page.summary is not None:
             text = page.summary
             summaries[source] = memo.blob(key_of("summary", text),
                                           functools.partial(_render_summary, renderer, text)).decode()
-        warnings.extend(rendered[source].warnings)
+        for note in rendered[source].warnings:
+            if note.message in once:  # a shortcode sitegen cannot run: named once per site, where first met
+                continue
+            if ONCE_PER_SITE in note.message:
+                once.add(note.message)
+            warnings.append(note)
         warnings.extend(broken_link_warnings(source, rendered[source]))
     for page_source, intro in plan.intros.items():  # a generated CV page shows cv.md's text
         if intro in rendered:

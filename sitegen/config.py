@@ -108,8 +108,14 @@ class SiteConfig:
     """Search options."""
     cv: dict[str, Any] = field(default_factory=dict)
     """CV options (validated by sitegen.cv)."""
+    publications: dict[str, Any] = field(default_factory=dict)
+    """Publications page options (`pages: true` gives each publication a page of its own)."""
+    news: dict[str, Any] = field(default_factory=dict)
+    """News options (`home_limit`: items on the home page, default 5)."""
     path: str = "sitegen.yaml"
     """The file this configuration came from (for messages)."""
+    site_layouts: bool = True
+    """Use the site's own `layouts/` (set by a dialect: a Hugo site's are Go templates sitegen cannot run)."""
 
     @property
     def base_path(self) -> str:
@@ -124,7 +130,7 @@ class SiteConfig:
         return f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
 
 
-_KNOWN = {f.name for f in fields(SiteConfig)} - {"path"} | {"baseURL", "languageCode"}
+_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts"} | {"baseURL", "languageCode"}
 
 
 def _key_lines(node: yaml.Node, prefix: str = "") -> dict[str, tuple[int, int]]:
@@ -231,6 +237,8 @@ class _Validator:
             feeds=self.get("feeds", dict, {}),
             search=self.get("search", dict, {}),
             cv=self.get("cv", dict, {}),
+            publications=self._section("publications", {"pages"}),
+            news=self._section("news", {"home_limit"}),
             path=self.path,
         )
         raise_if_any(self.errors)
@@ -302,6 +310,12 @@ class _Validator:
             else:
                 kwargs[name] = flag
         return cls(**kwargs)
+
+    def _section(self, key: str, allowed: set[str]) -> dict[str, Any]:
+        """A small mapping of options, unknown keys warned about."""
+        value: dict[str, Any] = self.get(key, dict, {})
+        self.warn_unknown(key, value, allowed)
+        return value
 
     def _positive(self, key: str, default: int) -> int:
         value = self.get(key, int, default)

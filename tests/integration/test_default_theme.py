@@ -260,12 +260,12 @@ def test_theme_params_set_accent_colour_and_fonts(make_site: MakeSite) -> None:
 
 
 def test_home_sections_come_from_params_and_site_partials(make_site: MakeSite) -> None:
-    site = make_site({"sitegen.yaml": "title: T\nbase_url: https://e.org/\nparams: {home_sections: [news, posts]}\n",
-                      "layouts/partials/home/news.html": "<section class=news>NEWS</section>",
+    site = make_site({"sitegen.yaml": "title: T\nbase_url: https://e.org/\nparams: {home_sections: [awards, posts]}\n",
+                      "layouts/partials/home/awards.html": "<section class=awards>AWARDS</section>",
                       "content/_index.md": "---\ntitle: T\n---\nhello",
                       "content/posts/a.md": "---\ntitle: A post\ndate: 2024-01-01\n---\nbody"}, layouts=False)
     home = html(build(site), "index.html")
-    assert home.index("NEWS") < home.index("A post")
+    assert home.index("AWARDS") < home.index("A post")
 
 
 def test_the_hreflang_hook_is_in_every_head(make_site: MakeSite) -> None:
