@@ -95,3 +95,14 @@ def term_weights(text: str) -> dict[str, int]:
 def is_cjk(char: str) -> bool:
     """Whether a character is Chinese, Japanese or Korean (one search term per pair of them)."""
     return _CJK.match(char) is not None
+
+
+def packed_term_weights(text: str) -> str:
+    """`term_weights` as one string, `term` + weight digit, space-separated (a page's many small strings would
+    cost ~25 KB of memory a page; this costs its length)."""
+    return " ".join(f"{term}{weight}" for term, weight in term_weights(text).items())
+
+
+def unpack_term_weights(packed: str) -> dict[str, int]:
+    """The weights `packed_term_weights` packed."""
+    return {item[:-1]: int(item[-1]) for item in packed.split(" ")} if packed else {}

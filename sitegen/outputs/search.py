@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sitegen.content.text import index_terms, is_cjk, plain_text, search_text, term_weights
+from sitegen.content.text import index_terms, is_cjk, plain_text, search_text, term_weights, unpack_term_weights
 from sitegen.content.urls import output_path_for
 from sitegen.memo import key_of
 from sitegen.outputs.context import OutputContext
@@ -144,7 +144,8 @@ def _markdown_doc(state: SiteState, source: str) -> bytes:
     """A page's Doc from its rendered Markdown (the plain text the render workers made)."""
     rendered = state.rendered[source]
     text = rendered.plain if rendered.plain is not None else plain_text(rendered.html)
-    return _part(_doc(state, source, text), rendered.terms)
+    terms = getattr(rendered, "terms", None)  # a Rendered from an older cache has none
+    return _part(_doc(state, source, text), None if terms is None else unpack_term_weights(terms))
 
 
 def _html_doc(state: SiteState, source: str, html: str) -> bytes:
