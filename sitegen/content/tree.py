@@ -206,8 +206,11 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
         index = f"{key}/_index.md" if key else "_index.md"
         if index not in by_source:
             title = config.title if not key else key.split("/")[-1].replace("-", " ").replace("_", " ").title()
-            by_source[index] = Page(source=index, kind="home" if not key else "section", title=title, body="",
-                                    generated=True)
+            # A dialect may name the list after the page the site wrote for it (Jekyll's Liquid archive pages).
+            written = config.dialect_settings.get("list_pages", {}).get(key, {})
+            by_source[index] = Page(source=index, kind="home" if not key else "section",
+                                    title=written.get("title") or title, body="", generated=True,
+                                    aliases=_list_aliases(written.get("aliases", [])))
     sections = {k: Section(key=k, page=f"{k}/_index.md" if k else "_index.md") for k in sorted(keys)}
     for key in sorted(keys - {""}):
         parent = _nearest_section(posixpath.dirname(key), keys)
@@ -216,7 +219,9 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
     urls: dict[str, str] = {}
     section_of: dict[str, str] = {}
     claimed: dict[str, str] = {}
-    for source in sorted(by_source):
+    # Pages written by hand first: a folder's generated list page gives way to a page at its URL
+    # (`publications.md` beside `publications/`, Jekyll's `permalink: /`), which becomes the folder's page.
+    for source in sorted(by_source, key=lambda s: (by_source[s].generated, s)):
         page = by_source[source]
         folder = posixpath.dirname(source) if page.kind != "page" else page.folder
         section = _nearest_section(folder, keys) if page.kind == "page" else folder
@@ -226,6 +231,9 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
             errors.append(ContentError(str(exc), path=f"content/{source}", hint="fix the permalink pattern"))
             continue
         out = output_path_for(url).casefold()
+        if out in claimed and page.generated and page.kind in ("home", "section"):
+            sections[folder].page = claimed[out]
+            continue
         if out in claimed:
             errors.append(ContentError(
                 f"two pages write the same output `{output_path_for(url)}`: content/{claimed[out]} and "
@@ -279,6 +287,17 @@ def _address_left_out(left_out: dict[str, LeftOut], pages: list[Page], keys: set
         taken = out is not None and out.casefold() in claimed
         placed[source] = dataclasses.replace(why, output=None if taken else out)
     return placed
+
+
+def _list_aliases(urls: list[str]) -> list[str]:
+    """The site paths of a list page's aliases (any that is not a plain site path is left out)."""
+    out = []
+    for url in urls:
+        try:
+            out.append(normalize_url_path(url))
+        except UnsafeURLError:
+            continue
+    return out
 
 
 def _under(rel: str, folders: set[str]) -> bool:

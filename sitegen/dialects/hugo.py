@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from sitegen.config import Author, BuildSettings, MarkdownSettings, MenuItem, SiteConfig, find_config
-from sitegen.dialects.base import ExpandContext
+from sitegen.dialects.base import ExpandContext, SiteFacts
 from sitegen.dialects.native import hugo_urlize
 from sitegen.dialects.shortcodes import expand_shortcodes
 from sitegen.errors import ConfigError, Diagnostic
@@ -375,6 +375,14 @@ class HugoDialect:
             return expand_shortcodes(body, f"content/{source}", body_line)
         return expand_shortcodes(body, f"content/{source}", body_line, resolve_ref=context.resolve_ref,
                                  params=context.params, site_url=context.site_url)
+
+    def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
+        """Hugo's front matter is read as written."""
+        return data
+
+    def for_site(self, facts: SiteFacts) -> HugoDialect:
+        """Shortcodes look pages up through the `ExpandContext` each page gets: nothing to bind."""
+        return self
 
 
 HUGO = HugoDialect()
