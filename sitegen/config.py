@@ -156,8 +156,8 @@ class SiteConfig:
         return f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
 
 
-_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts", "weight_first", "layout", "dialect_settings"} | {
-    "baseURL", "languageCode"}
+_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts", "weight_first", "layout",
+                                                  "dialect_settings"} | {"baseURL", "languageCode"}
 
 
 def _key_lines(node: yaml.Node, prefix: str = "") -> dict[str, tuple[int, int]]:
