@@ -33,6 +33,7 @@ from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cv
 from sitegen.dialects import Dialect, detect_dialect
 from sitegen.dialects.shortcodes import ONCE_PER_SITE
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
+from sitegen.images import ImageCatalog, ImageSettings, image_target, image_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, config_key, key_of, site_inputs_key
@@ -147,10 +148,17 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
                                       options_cv.font_paths))
     warnings.extend(note for cv in cvs for note in cv.notes)
     files, origins = _copy_assets(sources, plan.tree)
+    # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
+    images = ImageCatalog.build(files, [*plan.tree.resources.values(), *_site_static(sources, site_dir)],
+                                ImageSettings.from_params(config.params), memo)
+    state.images = images
+    images.add_share_crops(_shared_images(state), files, memo)
+    files.update(images.files)
+    warnings.extend(_image_warnings(state, images, set(files)))
     # Which talks are still to come changes the talks pages without any file changing.
     upcoming = sorted(s for s, talk in plan.talks.items() if talk.upcoming(now))
-    site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date,
-                               upcoming)
+    site_key = key_of("site", site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications,
+                                              plan.build_date, upcoming), images.key)
     rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
@@ -162,7 +170,8 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
     generated = generate_outputs(state, site_dir, themes, files, memo, made_by, skip)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
-    raise_if_any(_output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by).check())
+    raise_if_any(_output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by,
+                                images.files).check())
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
     memo.finish()
@@ -199,13 +208,14 @@ def _skipped_note(sources: Sources, config: SiteConfig, tool: str) -> list[Diagn
 
 
 def _output_owners(site_dir: Path, sources: Sources, plan: SitePlan, pages: dict[str, bytes],
-                   cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str]
-                   ) -> OutputOwners:
+                   cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str],
+                   images: dict[str, bytes]) -> OutputOwners:
     """Claim every output path for its source, in the order the files were made."""
     owners = OutputOwners()
     for f in sources.static:
         owners.claim([f.rel], _site_relative(f.path, site_dir) or f"the theme's static/{f.rel}")
     owners.claim(plan.tree.resources.values(), {out: f"content/{rel}" for rel, out in plan.tree.resources.items()})
+    owners.claim(images, "an image copy made by sitegen (params.images)")
     by_output = {output_path_for(url): source_label(source) for source, url in plan.tree.urls.items()}
     owners.claim(pages, {path: _page_owner(path, by_output) for path in pages})
     owners.claim(cv_outputs, {path: doc.source.path for doc in plan.cv.documents
@@ -334,6 +344,36 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
         if intro in rendered:
             rendered.setdefault(page_source, rendered[intro])
     return SiteState(plan, dict(sorted(rendered.items())), summaries), warnings
+
+
+def _site_static(sources: Sources, site_dir: Path) -> list[str]:
+    """Output paths of the site's own static files (the theme's favicons and icons are left alone)."""
+    return [f.rel for f in sources.static if _site_relative(f.path, site_dir) is not None]
+
+
+def _shared_images(state: SiteState) -> set[str]:
+    """The images link previews show: each page's first (sitegen.views.PageView.images), the site default
+    (`params.og_image`) and the author photo, as output paths."""
+    base, params = state.config.base_path, state.config.params
+    author = params.get("author")
+    wanted = [params.get("og_image"), author.get("photo") if isinstance(author, dict) else None]
+    for source in state.plan.content:
+        view = state.view(source)
+        wanted.extend(view.images[:1] if view is not None else [])
+    return {t for t in (image_target(w, "/", base) for w in wanted if isinstance(w, str)) if t}
+
+
+def _image_warnings(state: SiteState, images: ImageCatalog, assets: set[str]) -> list[Diagnostic]:
+    """Each content page's missing, unreadable and alt-less images, located in its file."""
+    out: list[Diagnostic] = []
+    base = state.config.base_path
+    for source in state.plan.content:
+        page, rendered = state.tree.pages.get(source), state.rendered.get(source)
+        if page is None or rendered is None or "<img" not in rendered.html:
+            continue
+        out.extend(image_warnings(rendered.html, state.tree.urls.get(source, "/"), images, assets,
+                                  source_label(source), page.body, page.body_line, base))
+    return out
 
 
 def _render_summary(renderer: MarkdownRenderer, text: str) -> bytes:

@@ -60,7 +60,8 @@ class MarkdownSettings:
     highlight: bool = True
     """Highlight fenced code with Pygments at build time."""
     math: bool = False
-    """Treat `$...$` in every page as math (otherwise only pages with `math: true`)."""
+    """Kept for older configurations: math (`$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]`) is found in every page anyway,
+    and a page's `math: false` turns it off."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,9 @@ class SiteConfig:
     """The file this configuration came from (for messages)."""
     site_layouts: bool = True
     """Use the site's own `layouts/` (set by a dialect: a Hugo site's are Go templates sitegen cannot run)."""
+    weight_first: bool = False
+    """Lists put pages with a `weight` first, lightest first, then the others newest first (Hugo's default
+    order, set for Hugo sites); otherwise newest first, weight only breaking ties."""
     layout: SourceLayout = field(default_factory=SourceLayout)
     """Where the site's files are (set by the site's dialect, never by sitegen.yaml)."""
     dialect_settings: dict[str, Any] = field(default_factory=dict)
@@ -152,8 +156,8 @@ class SiteConfig:
         return f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
 
 
-_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts", "layout", "dialect_settings"} | {
-    "baseURL", "languageCode"}
+_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts", "weight_first", "layout",
+                                                  "dialect_settings"} | {"baseURL", "languageCode"}
 
 
 def _key_lines(node: yaml.Node, prefix: str = "") -> dict[str, tuple[int, int]]:
