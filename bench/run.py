@@ -123,7 +123,7 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
     session = ServeSession(BuildOptions(source=site), say=lambda _m: None)
     started = time.perf_counter()
     _, port = session.start("127.0.0.1", 0, auto_port=False)
-    ready = time.perf_counter() - started  # built in memory, listening (the search index follows in the background)
+    ready_s = time.perf_counter() - started  # built in memory, listening (the search index follows in the background)
     session.wait_for_index(600)
     indexed = time.perf_counter() - started
     post = sorted((site / "content/posts").glob("*.md"))[3]
@@ -162,7 +162,7 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     session.stop()
     return {"post": statistics.median(results["post"]), "template": statistics.median(results["template"]),
-            "post_rebuild": statistics.median(results["post_rebuild"]), "rss": rss, "ready": ready,
+            "post_rebuild": statistics.median(results["post_rebuild"]), "rss": rss, "ready": ready_s,
             "indexed": indexed}
 
 

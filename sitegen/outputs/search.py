@@ -26,7 +26,6 @@ import functools
 import hashlib
 import json
 import pickle
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -44,8 +43,8 @@ MAX_TERM = 40
 TEXT_CHARS = 50_000
 """Page text kept for excerpts (every word of the page is indexed whatever its length)."""
 
-_MAIN = re.compile(r"<main\b[^>]*>(.*)</main>", re.S | re.I)
-_HIDDEN = re.compile(r"<(script|style|annotation|template|svg|pre)\b.*?</\1\s*>", re.S | re.I)
+_HIDDEN = ("script", "style", "annotation", "template", "svg", "pre")
+"""Elements whose text is not the page's words (code, BibTeX, math source) in pages read from their HTML."""
 
 
 @dataclass(frozen=True)
@@ -150,9 +149,24 @@ def _markdown_doc(state: SiteState, source: str) -> bytes:
 
 def _html_doc(state: SiteState, source: str, html: str) -> bytes:
     """A page's Doc from its output's `<main>` (or whole body): what the CV and publications layouts show."""
-    main = _MAIN.search(html)
-    body = _HIDDEN.sub(" ", main.group(1) if main else html)
+    start, end = html.find("<main"), html.rfind("</main>")
+    body = html[html.find(">", start) + 1:end] if 0 <= start < end else html
+    for name in _HIDDEN:
+        body = _drop_elements(body, name)
     return _part(_doc(state, source, plain_text(body)))
+
+
+def _drop_elements(html: str, name: str) -> str:
+    """`html` without the `<name ...>...</name>` elements (not nested; linear: each is found once)."""
+    out, at = [], 0
+    while True:
+        start = html.find(f"<{name}", at)
+        end = html.find(f"</{name}>", start) if start >= 0 else -1
+        if end < 0:
+            out.append(html[at:])
+            return " ".join(out)
+        out.append(html[at:start])
+        at = end + len(name) + 3
 
 
 def _part(doc: Doc, text_weights: dict[str, int] | None = None) -> bytes:
