@@ -32,7 +32,7 @@ from sitegen.importer.menu import menu_from_navigation, menu_from_pages
 from sitegen.importer.pages import convert_page, render_page
 from sitegen.importer.report import ImportReport
 from sitegen.importer.settings import config_text, with_moved_paths, without_theme_links
-from sitegen.importer.urls import SiteReading, expand_context, page_urls, read_site
+from sitegen.importer.urls import SiteReading, page_expander, page_urls, read_site
 from sitegen.yamlload import load_yaml
 
 
@@ -183,7 +183,7 @@ def _write_files(source: Path, staging: Path, placements: list[Placement], conve
             try:
                 page = convert_page(p.source, text, converters, config, draft=p.draft,
                                     markdown_name=p.dest.removeprefix("content/"),
-                                    context=expand_context(reading, p.source, config))
+                                    expand=page_expander(reading, p.source, config))
             except SitegenError as exc:
                 report.notes.append(Diagnostic(f"not converted: {exc.message}", path=p.source, line=exc.line,
                                                hint="copy the page over by hand and fix it"))
