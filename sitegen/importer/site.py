@@ -31,7 +31,7 @@ from sitegen.importer.layout import Placement, excluded, place_files, settle_pag
 from sitegen.importer.menu import menu_from_navigation, menu_from_pages
 from sitegen.importer.pages import convert_page, render_page
 from sitegen.importer.report import ImportReport
-from sitegen.importer.settings import config_text, with_moved_paths, without_theme_links
+from sitegen.importer.settings import author_from_params, config_text, with_moved_paths, without_theme_links
 from sitegen.importer.urls import SiteReading, page_expander, page_urls, read_site
 from sitegen.yamlload import load_yaml
 
@@ -54,7 +54,7 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
     try:
         pages = _write_files(source, staging, placements, converters, config, reading, report)
         config = with_moved_paths(config, {p.source: p.dest for p in placements if p.dest})
-        config, dropped = without_theme_links(config)
+        config, dropped = without_theme_links(author_from_params(config))
         report.notes.extend(dropped)
         _write_config(staging, config, report)
         _add_cv_pages(staging, pages, report)
