@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,6 @@ from sitegen.content.frontmatter import normalize_text, split_front_matter
 from sitegen.content.page import Page, parse_page
 from sitegen.content.urls import UnsafeURLError, normalize_url_path
 from sitegen.dialects import NATIVE, Dialect
-from sitegen.dialects.base import ExpandContext
 from sitegen.errors import ContentError, Diagnostic, ErrorGroup, SitegenError
 from sitegen.importer.converters import Converters
 
@@ -46,10 +46,10 @@ class ConvertedPage:
 
 def convert_page(source: str, text: str, converters: Converters, config: SiteConfig, *, url: str | None = None,
                  draft: bool = False, markdown_name: str | None = None,
-                 context: ExpandContext | None = None) -> ConvertedPage:
+                 expand: Callable[[str, str, int], tuple[str, list[Diagnostic]]] | None = None) -> ConvertedPage:
     """Convert `text` (the page at site-relative `source`). `url`: pin the page's URL (to keep its old one);
-    `markdown_name`: the content-relative name it gets, for validation with sitegen's parser; `context`: what
-    the content converter may look up (other pages' URLs, params)."""
+    `markdown_name`: the content-relative name it gets, for validation with sitegen's parser; `expand`: the
+    content converter bound to the source site (other pages' URLs, params), else the tool's own."""
     fm = split_front_matter(normalize_text(text), source)
     front = _plain(dict(fm.data))
     notes: list[Diagnostic] = []
@@ -65,7 +65,10 @@ def convert_page(source: str, text: str, converters: Converters, config: SiteCon
                                 hint="sitegen lists a section's pages itself (section.html); copy any text "
                                      "you want to keep from the original file"))
         body = ""
-    body, warnings = converters.convert_content(body, source, fm.body_line, context)
+    if expand is not None:
+        body, warnings = expand(body, source, fm.body_line)
+    else:
+        body, warnings = converters.convert_content(body, source, fm.body_line, None)
     notes.extend(warnings)
     notes.extend(leftover_syntax(body, source, fm.body_line))
     if source.lower().endswith((".html", ".htm")) and body.strip():

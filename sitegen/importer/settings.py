@@ -66,3 +66,15 @@ def with_moved_paths(config: SiteConfig, moved: dict[str, str]) -> SiteConfig:
     if not isinstance(bibtex, list):
         return config
     return dataclasses.replace(config, cv={**config.cv, "bibtex": [moved.get(str(p), p) for p in bibtex]})
+
+
+def author_from_params(config: SiteConfig) -> SiteConfig:
+    """Hugo themes' `params.author: "Ann"` (or a list of names) is the site's author; sitegen's `params.author` is
+    the author card's mapping (`photo`, `role`...), so the name moves to `author.name`."""
+    value = config.params.get("author")
+    if isinstance(value, dict) or value is None:
+        return config
+    names = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    params = {k: v for k, v in config.params.items() if k != "author"}
+    author = config.author if config.author.name or not names else dataclasses.replace(config.author, name=names[0])
+    return dataclasses.replace(config, params=params, author=author)

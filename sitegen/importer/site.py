@@ -31,8 +31,8 @@ from sitegen.importer.layout import Placement, excluded, place_files, settle_pag
 from sitegen.importer.menu import menu_from_navigation, menu_from_pages
 from sitegen.importer.pages import convert_page, render_page
 from sitegen.importer.report import ImportReport
-from sitegen.importer.settings import config_text, with_moved_paths, without_theme_links
-from sitegen.importer.urls import SiteReading, expand_context, page_urls, read_site
+from sitegen.importer.settings import author_from_params, config_text, with_moved_paths, without_theme_links
+from sitegen.importer.urls import SiteReading, page_expander, page_urls, read_site
 from sitegen.yamlload import load_yaml
 
 
@@ -54,7 +54,7 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
     try:
         pages = _write_files(source, staging, placements, converters, config, reading, report)
         config = with_moved_paths(config, {p.source: p.dest for p in placements if p.dest})
-        config, dropped = without_theme_links(config)
+        config, dropped = without_theme_links(author_from_params(config))
         report.notes.extend(dropped)
         _write_config(staging, config, report)
         _add_cv_pages(staging, pages, report)
@@ -183,7 +183,7 @@ def _write_files(source: Path, staging: Path, placements: list[Placement], conve
             try:
                 page = convert_page(p.source, text, converters, config, draft=p.draft,
                                     markdown_name=p.dest.removeprefix("content/"),
-                                    context=expand_context(reading, p.source, config))
+                                    expand=page_expander(reading, p.source, config))
             except SitegenError as exc:
                 report.notes.append(Diagnostic(f"not converted: {exc.message}", path=p.source, line=exc.line,
                                                hint="copy the page over by hand and fix it"))

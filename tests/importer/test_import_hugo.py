@@ -116,3 +116,14 @@ def test_hugo_page_with_a_refused_value_keeps_its_url(tmp_path: Path) -> None:
     })
     import_site("hugo", source, tmp_path / "new")
     assert "posts/2024-03-10-trip/index.html" in build_site(BuildOptions(source=tmp_path / "new")).files
+
+
+def test_a_theme_author_name_in_params_becomes_the_sites_author(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "h", {
+        "config.yml": "title: Blog\nparams:\n  author: Jesse Wei\n  ShowShareButtons: false\n",
+        "content/posts/a.md": "---\ntitle: A\n---\nText.\n",
+    })
+    import_site("hugo", source, tmp_path / "new")
+    config = yaml.safe_load((tmp_path / "new/sitegen.yaml").read_text())
+    assert config["author"]["name"] == "Jesse Wei" and "author" not in config.get("params", {})
+    assert "posts/a/index.html" in build_site(BuildOptions(source=tmp_path / "new")).files
