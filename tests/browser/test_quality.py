@@ -39,7 +39,8 @@ WIDTHS = [360, 768, 1280]
 # One page of every kind the example site has.
 PAGES = ["/", "/about/", "/posts/", "/posts/profiling-dataloaders/", "/posts/论文笔记/", "/cv/", "/publications/",
          "/talks/", "/talks/memory-efficient-training/", "/projects/", "/projects/remat/", "/tags/",
-         "/categories/paper-summary/", "/search/", "/no/such/page/"]
+         "/categories/paper-summary/", "/search/", "/no/such/page/", "/news/", "/talks/seminar-memory-walls/",
+         "/publications/lin2024remat/"]
 # Images the author put in about.md (remote badges): content, not the theme.
 AUTHORS_REMOTE_IMAGES = "https://img.shields.io/"
 TAP_TARGETS = (".site-title, .theme-toggle, .nav-toggle-label, .site-nav a, .social a, .terms a, .pagination a, "
