@@ -14,6 +14,7 @@ import dataclasses
 import datetime as dt
 import functools
 import pickle
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,7 +71,45 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     """Run the whole pipeline; raises SitegenError/ErrorGroup with every error of the failing phase.
 
     `memo` carries parsed pages and rendered Markdown from a previous build (dev server, build cache).
+    Messages name files as they are in the site folder (`_posts/x.md` of a Jekyll site, not its content path).
     """
+    labels: dict[str, str] = {}
+    try:
+        result = _build_site(options, memo, labels)
+    except SitegenError as exc:
+        raise relabel_error(exc, labels) from None
+    result.warnings[:] = [relabel(w, labels) for w in result.warnings]
+    return result
+
+
+def relabel(warning: Diagnostic, labels: dict[str, str]) -> Diagnostic:
+    """A warning naming a file read in place by its own path (`content/posts/x.md` -> `_posts/x.md`)."""
+    if not labels or warning.path is None:
+        return warning
+    return dataclasses.replace(warning, path=labels.get(warning.path, warning.path),
+                               message=_relabel_text(warning.message, labels))
+
+
+def relabel_error(exc: SitegenError, labels: dict[str, str]) -> SitegenError:
+    """`relabel` for an error (and every error of a group), in place."""
+    if labels:
+        for err in exc.errors if isinstance(exc, ErrorGroup) else [exc]:
+            err.path = labels.get(err.path or "", err.path)
+            err.message = _relabel_text(err.message, labels)
+            err.args = (err.message,)
+    return exc
+
+
+def _relabel_text(text: str, labels: dict[str, str]) -> str:
+    if "content/" not in text and "data/" not in text:
+        return text
+    for word in sorted(set(re.findall(r"(?:content|data)/[^\s`'\",:]+", text)), key=len, reverse=True):
+        if word in labels:
+            text = text.replace(word, labels[word])
+    return text
+
+
+def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str, str]) -> BuildResult:
     started = time.perf_counter()
     site_dir = options.source
     dialect = detect_dialect(site_dir)
@@ -80,16 +119,25 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     memo.begin(config_key(config, dialect.name))
     themes = theme_dirs(site_dir, config.theme)
     # 1. Gather: discover and parse every source (all errors of the phase together).
-    sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside)
-    pages, data, cvs, publications = _parse_sources(sources, config, dialect, site_dir, memo)
+    sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside, layout=config.layout)
+    labels.update(sources.labels)
+    warnings.extend(_skipped_note(sources, config, dialect.name))
+    pages, data, cvs, publications, gather_errors = _parse_sources(sources, config, dialect, site_dir, memo,
+                                                                                   warnings)
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
     now = options.now or build_time()
-    options_cv = cv_options(config)
-    plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, options_cv, publications,
-                     now=now, drafts=options.drafts or config.build.drafts,
-                     future=options.future or config.build.future, build_date=source_date_epoch(),
-                     dialect=dialect)
+    # The plan is made even when some files failed to parse, so that URL collisions and the like are reported in
+    # the same run as front-matter errors (every problem of the site at once, not in rounds).
+    try:
+        options_cv = cv_options(config)
+        plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, options_cv, publications,
+                         now=now, drafts=options.drafts or config.build.drafts,
+                         future=options.future or config.build.future, build_date=source_date_epoch(),
+                         dialect=dialect)
+    except SitegenError as exc:
+        raise _together(gather_errors, exc) from None
+    raise_if_any(gather_errors)
     warnings.extend(page_warnings(pages) + left_out_warnings(plan.tree, pages, now))
     # 3. Render Markdown, then templates, then the files made from the rendered site.
     renderer = MarkdownRenderer(config.markdown)
@@ -130,6 +178,32 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
                        pages=len(page_files), seconds=time.perf_counter() - started, sources=origins,
                        state=state, basis=basis)
+
+
+def _together(errors: list[SitegenError], more: SitegenError) -> SitegenError:
+    """The errors of gathering and planning as one group, each once."""
+    seen = {(e.path, e.line, e.message) for e in errors}
+    extra = [e for e in (more.errors if isinstance(more, ErrorGroup) else [more])
+             if (e.path, e.line, e.message) not in seen]
+    combined = [*errors, *extra]
+    return combined[0] if len(combined) == 1 else ErrorGroup(combined)
+
+
+def _skipped_note(sources: Sources, config: SiteConfig, tool: str) -> list[Diagnostic]:
+    """One note naming what of another tool's layout the build does not read, so that nothing is dropped without
+    a word; and an error-level warning when no page at all was found."""
+    bib_folders = {p.split("/")[0] + "/" for p in config.cv.get("bibtex") or []}
+    skipped = [s for s in sources.skipped if s not in bib_folders and not re.fullmatch(r"_config[\w.-]*\.ya?ml", s)]
+    notes = []
+    if skipped:
+        notes.append(Diagnostic(
+            f"not read: {len(skipped)} {tool} files and folders that sitegen does not run (templates, includes, "
+            f"styles, plugins, pages written in Liquid HTML): {', '.join(skipped)}", path=config.path,
+            hint="sitegen's theme renders the pages; `sitegen import jekyll` converts what you need of these"))
+    if not config.layout.content_dir and not sources.pages:
+        notes.append(Diagnostic(f"no Markdown page with front matter was found in this {tool} site",
+                                path=config.path, hint="Jekyll renders only files that start with a `---` line"))
+    return notes
 
 
 def _output_owners(site_dir: Path, sources: Sources, plan: SitePlan, pages: dict[str, bytes],
@@ -177,9 +251,11 @@ def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
     return config
 
 
-def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_dir: Path, memo: BuildMemo
-                   ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication]]:
-    """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase."""
+def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_dir: Path, memo: BuildMemo,
+                   warnings: list[Diagnostic]
+                   ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication], list[SitegenError]]:
+    """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase (returned, so that
+    planning what did parse can add its own)."""
     errors: list[SitegenError] = list(sources.errors)
     pages: list[Page] = []
     for source in sources.pages:
@@ -199,9 +275,13 @@ def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_
     publications, bib_errors = discover_bibtex(site_dir, bibtex_paths, config.path,
                                                functools.partial(_parse_bibtex, memo),
                                                allow_outside=config.allow_symlinks_outside)
-    errors.extend(bib_errors)
-    raise_if_any(errors)
-    return pages, data, cvs, publications
+    if config.dialect_settings.get("bibtex_problems") == "warn":
+        warnings.extend(Diagnostic(f"{e.message} (as jekyll-scholar does, the build goes on; an entry that cannot be "
+                                   "read is left out)", path=e.path, line=e.line, col=e.col, hint=e.hint)
+                        for e in bib_errors)
+    else:
+        errors.extend(bib_errors)
+    return pages, data, cvs, publications, errors
 
 
 def _parse_bibtex(memo: BuildMemo, text: str, path: str) -> tuple[list[Publication], list[SitegenError]]:
@@ -233,14 +313,15 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     rendered: dict[str, Rendered] = {}
     for source in plan.content:
         page = tree.pages[source]
-        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.decisions_for_page(source))
+        cached = memo.cached_markdown(source, page.body + plan.expand_key, page.body_line,
+                                      resolver.decisions_for_page(source))
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]
     for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
                                                       plan.config.params).items():
         page = tree.pages[source]
-        memo.store_markdown(source, page.body, page.body_line, result, links)
+        memo.store_markdown(source, page.body + plan.expand_key, page.body_line, result, links)
         rendered[source] = result
     summaries: dict[str, str] = {}
     warnings: list[Diagnostic] = []

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from sitegen.config import Author, BuildSettings, MarkdownSettings, MenuItem, SiteConfig, find_config
-from sitegen.dialects.base import ExpandContext
+from sitegen.dialects.base import ExpandContext, SiteFacts
 from sitegen.dialects.native import hugo_urlize
 from sitegen.dialects.shortcodes import expand_shortcodes
 from sitegen.errors import ConfigError, Diagnostic
@@ -325,20 +325,20 @@ def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     raw, path = read_hugo_config(site_dir)
     reader = HugoConfigReader(raw, path)
     reader.values["site_layouts"] = False  # Go templates: sitegen's theme renders the pages
+    reader.values["weight_first"] = True  # Hugo lists weighted (pinned) pages first
     if (site_dir / "layouts").is_dir():
         reader.unmapped.append("layouts/ (Hugo templates cannot run: sitegen's theme renders the pages)")
     return reader.run()
 
 
 def is_hugo_site(site_dir: Path) -> bool:
-    """A Hugo config file or `config/_default/`, and no `sitegen.yaml` (a converted site follows sitegen's
-    rules); a `_config.yml` beside a `config.*` without a `content/` folder is Jekyll's."""
+    """`hugo.toml|yaml|json` or `config/_default/`, or `config.toml|yaml|json` beside a `content/` folder (a
+    `config.json` alone belongs to many tools), and no `sitegen.yaml` (a converted site follows sitegen's rules)."""
     if find_config(site_dir) is not None:
         return False
     if any((site_dir / name).is_file() for name in ROOT_FILES[:4]) or (site_dir / CONFIG_DIR).is_dir():
         return True
-    has_config = any((site_dir / name).is_file() for name in ROOT_FILES[4:])
-    return has_config and ((site_dir / "content").is_dir() or not (site_dir / "_config.yml").is_file())
+    return (site_dir / "content").is_dir() and any((site_dir / name).is_file() for name in ROOT_FILES[4:])
 
 
 @dataclass(frozen=True)
@@ -371,9 +371,18 @@ class HugoDialect:
     def expand(self, body: str, source: str, body_line: int,
                context: ExpandContext | None = None) -> tuple[str, list[Diagnostic]]:
         """Shortcodes, rendered before Markdown (`sitegen.dialects.shortcodes`); warnings name content/<file>."""
-        context = context or ExpandContext()
+        if context is None:  # no built site to look in (`sitegen import`): refs stay paths, params unknown
+            return expand_shortcodes(body, f"content/{source}", body_line)
         return expand_shortcodes(body, f"content/{source}", body_line, resolve_ref=context.resolve_ref,
                                  params=context.params, site_url=context.site_url)
+
+    def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
+        """Hugo's front matter is read as written."""
+        return data
+
+    def for_site(self, facts: SiteFacts) -> HugoDialect:
+        """Shortcodes look pages up through the `ExpandContext` each page gets: nothing to bind."""
+        return self
 
 
 HUGO = HugoDialect()

@@ -77,6 +77,9 @@ class Rendered:
     """The text without tags, filled in once (by the render workers, else on first use; kept with the memo)."""
     words: tuple[int, int] | None = None
     """(latin words, CJK characters) of `plain`, filled in with it."""
+    terms: str | None = None
+    """The search index's term weights of `plain` (`sitegen.content.text.packed_term_weights`), filled in with
+    it."""
     warnings: tuple[Diagnostic, ...] = ()
     """What the site's dialect could not expand before Markdown (file:line)."""
 
