@@ -575,14 +575,14 @@ class SiteView:
     def share_image(self, src: str) -> str:
         """The image link previews should show for `src` (a site path): its 1200×630 crop when the build made
         one (sitegen.images), else `src` itself."""
-        target = image_target(src, "/", self.config.base_path)
+        target = image_target(src, "/", self.config.base_path) if isinstance(src, str) else None
         crop = self._state.images.shares.get(target) if target else None
         return "/" + crop if crop else src
 
     def image(self, src: str) -> dict[str, Any] | None:
         """A processed image (`width`, `height`, `srcset`, `webp`: `srcset` strings of its copies), or None when
         it is not one (remote, SVG, processing off). For templates' own images, e.g. the author photo."""
-        target = image_target(src, "/", self.config.base_path)
+        target = image_target(src, "/", self.config.base_path) if isinstance(src, str) else None
         info = self._state.images.images.get(target) if target else None
         if info is None:
             if target not in self._state.images.shares.values():

@@ -273,3 +273,14 @@ def test_the_hreflang_hook_is_in_every_head(make_site: MakeSite) -> None:
                       "content/a.md": "---\ntitle: A\n---\nbody"}, layouts=False)
     page = html(build(site), "a/index.html")
     assert page.index('hreflang="x-default"') < page.index("</head>")
+
+
+def test_params_in_other_themes_shapes_do_not_break_the_default_theme(make_site: MakeSite) -> None:
+    # Hugo and Jekyll themes use the same names differently: PaperMod's `author: Name`, lists of social links.
+    site = make_site({"sitegen.yaml": "title: T\nbase_url: https://e.org/\nparams:\n  author: Ada\n"
+                                      "  social: [{name: github, url: 'https://github.com/a'}]\n  fonts: Inter\n"
+                                      "  home_sections: posts\n  og_image: [1]\n  images: [1]\n",
+                      "content/_index.md": "---\ntitle: T\n---\nhi",
+                      "content/posts/a.md": "---\ntitle: A post\ndate: 2024-01-01\n---\nbody"}, layouts=False)
+    result = build(site)
+    assert "A post" in html(result, "index.html") and "author-card" not in html(result, "index.html")
