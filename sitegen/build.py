@@ -14,34 +14,43 @@ import dataclasses
 import datetime as dt
 import functools
 import pickle
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from sitegen.config import SiteConfig
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
+from sitegen.content.languages import LanguageSite, PlannedLanguage, link_translations, split_languages
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
 from sitegen.content.tree import ContentTree, left_out_warnings
-from sitegen.content.urls import output_path_for
+from sitegen.content.urls import UrlHelper, output_path_for
 from sitegen.cv.glyphs import cv_glyph_warnings
+from sitegen.cv.i18n import LABELS as CV_LABELS
 from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
-from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
+from sitegen.cv.source import CVOptions, CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.dialects import Dialect, detect_dialect
-from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
+from sitegen.errors import Diagnostic, ErrorGroup, OutputError, SitegenError, raise_if_any
+from sitegen.i18n import Strings, load_strings, missing_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, config_key, key_of, site_inputs_key
 from sitegen.outputs import generate_outputs
+from sitegen.outputs.sitemap import sitemap_index
 from sitegen.owners import OutputOwners
 from sitegen.parallel import render_many
 from sitegen.plan import SitePlan, plan_site, source_label
+from sitegen.redirects import redirect_page
 from sitegen.render_pages import PageRendering, render_pages
 from sitegen.result import BuildResult, RebuildBasis
 from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
+
+_Labelled = TypeVar("_Labelled", Diagnostic, SitegenError)
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,8 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     """Run the whole pipeline; raises SitegenError/ErrorGroup with every error of the failing phase.
 
     `memo` carries parsed pages and rendered Markdown from a previous build (dev server, build cache).
+    A multilingual site is planned and rendered once per language (`sitegen.content.languages`), the
+    default language first, its other languages' files under their prefixes (`zh/`).
     """
     started = time.perf_counter()
     site_dir = options.source
@@ -79,48 +90,197 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside)
     pages, data, cvs, publications = _parse_sources(sources, config, dialect, site_dir, memo)
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
-    # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
+    # 2. Plan: the complete, frozen site (content tree, generated pages, URL table), one per language.
     now = options.now or build_time()
     options_cv = cv_options(config)
-    plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, options_cv, publications,
-                     now=now, drafts=options.drafts or config.build.drafts,
-                     future=options.future or config.build.future, build_date=source_date_epoch(),
-                     dialect=dialect)
-    warnings.extend(page_warnings(pages) + left_out_warnings(plan.tree, pages, now))
-    # 3. Render Markdown, then templates, then the files made from the rendered site.
-    renderer = MarkdownRenderer(config.markdown)
-    state, link_warnings = _render_markdown(plan, renderer, memo, options.jobs)
-    warnings.extend(link_warnings)
+    sites, errors, language_warnings = split_languages(config, pages, [r.rel for r in sources.resources])
+    strings = load_strings(site_dir, themes, errors, base=CV_LABELS)  # the theme's strings, the site's over them
+    raise_if_any(errors)
+    warnings.extend(language_warnings)
+    warnings.extend(missing_warnings(strings, [(lang.key, lang.tag) for lang in config.languages]))
+    shared = frozenset(f.rel for f in sources.static) | frozenset(sites[0].resources)
+    plans: list[SitePlan] = []
+    for site in sites:
+        try:
+            plans.append(plan_site(site.config, site.pages, site.resources, data, _cvs_of(cvs, site, sites),
+                                   options_cv, publications, now=now, drafts=options.drafts or config.build.drafts,
+                                   future=options.future or config.build.future, build_date=source_date_epoch(),
+                                   dialect=dialect, urls=UrlHelper(site.config, shared if site.language else
+                                                                   frozenset())))
+        except SitegenError as exc:
+            errors.append(_relabel(exc, site.origins))
+    raise_if_any(errors)
+    if config.languages:
+        plans = _link_translations(sites, plans)
+    warnings.extend(page_warnings(pages))
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
                                       options_cv.font_paths))
-    files, origins = _copy_assets(sources, plan.tree)
-    site_key = site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications, plan.build_date)
-    rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
-    page_files = render_pages(state, rendering, warnings, memo)
-    files.update(page_files)
-    cv_outputs = cv_files(plan.cv, options_cv, plan.build_date, memo)
-    files.update(cv_outputs)
-    basis = RebuildBasis(rendering, sources.pages, dict(files))
-    made_by: dict[str, str] = {}
-    generated = generate_outputs(state, site_dir, themes, files, memo, made_by)
-    files.update(generated)
-    # Every output path has one owner: a second claim is an error naming both, before anything is written.
-    raise_if_any(_output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by).check())
+    # 3. Render Markdown, then templates, then the files made from the rendered site; language by language.
+    renderer = MarkdownRenderer(config.markdown)
+    rendering = _Rendering(options, renderer, memo, strings, options_cv, data, cvs, publications)
+    files, origins = _copy_static(sources)
+    rendered_pages = 0
+    states: list[SiteState] = []
+    basis: RebuildBasis | None = None
+    for site, plan in zip(sites, plans, strict=True):
+        own_memo = memo if site is sites[0] else memo.language(site.key)
+        if own_memo is not memo:
+            own_memo.begin(config_key(site.config, dialect.name))
+        built = _build_language(site, plan, sources, dataclasses.replace(rendering, memo=own_memo), files
+                                if site is sites[0] else {})
+        if own_memo is not memo:
+            own_memo.finish()
+            memo.dirty = memo.dirty or own_memo.dirty
+        warnings.extend(_relabel(w, site.origins) for w in [*left_out_warnings(plan.tree, site.pages, now),
+                                                            *built.warnings])
+        raise_if_any([_relabel(e, site.origins) for e in built.errors])
+        errors.extend(_merge_files(files, origins, built, site.output_prefix, site is sites[0]))
+        rendered_pages += built.pages
+        states.append(built.state)
+        basis = built.basis if len(sites) == 1 else None  # quick rebuilds know one language
+    raise_if_any(errors)
+    if config.languages:
+        files.update(sitemap_index(files, sites, states))
+        if sites[0].output_prefix and "index.html" not in files:  # `default_language_in_subdir`: `/` leads there
+            home = states[0].urls
+            files["index.html"] = redirect_page(home.url("/"), home.absurl("/"))
+            origins["index.html"] = "the redirect to the default language"
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
+    memo.languages = {s.key: memo.languages[s.key] for s in sites[1:] if s.key in memo.languages}
     memo.finish()
     # 4. The result, in memory: writing it is `sitegen.writer`'s job.
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
-                       pages=len(page_files), seconds=time.perf_counter() - started, sources=origins,
-                       state=state, basis=basis)
+                       pages=rendered_pages, seconds=time.perf_counter() - started, sources=origins,
+                       state=states[0], basis=basis)
+
+
+@dataclass
+class _LanguageBuild:
+    """What rendering one language produced (language-relative paths)."""
+
+    files: dict[str, bytes]
+    origins: dict[str, str]
+    state: SiteState
+    basis: RebuildBasis
+    pages: int
+    warnings: list[Diagnostic]
+    errors: list[SitegenError]
+
+
+@dataclass(frozen=True)
+class _Rendering:
+    """What rendering every language shares (and the memo of the one being rendered)."""
+
+    options: BuildOptions
+    renderer: MarkdownRenderer
+    memo: BuildMemo
+    strings: Strings
+    cv: CVOptions
+    data: dict[str, object]
+    cvs: list[CVSource]
+    publications: list[Publication]
+
+
+def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _Rendering,
+                    static: dict[str, bytes]) -> _LanguageBuild:
+    """Render one language's planned site to memory: Markdown, templates, CV files, feeds, sitemap, search."""
+    options, memo = how.options, how.memo
+    site_dir = options.source
+    themes = theme_dirs(site_dir, plan.config.theme)
+    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs)
+    files, origins = _copy_resources(sources, plan.tree, site.origins)
+    site_key = site_inputs_key(memo.config_key, how.data, [c.data for c in how.cvs], how.publications,
+                               plan.build_date)
+    rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
+    page_files = render_pages(state, rendering, warnings, memo)
+    files.update(page_files)
+    cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
+    files.update(cv_outputs)
+    basis = RebuildBasis(rendering, sources.pages, {**static, **files})
+    made_by: dict[str, str] = {}
+    generated = generate_outputs(state, site_dir, themes, {**static, **files}, memo, made_by)
+    files.update(generated)
+    # Every output path has one owner: a second claim is an error naming both, before anything is written.
+    errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by,
+                            with_static=bool(static)).check()
+    return _LanguageBuild(files, origins, state, basis, len(page_files), warnings, errors)
+
+
+def _cvs_of(cvs: list[CVSource], site: LanguageSite, sites: list[LanguageSite]) -> list[CVSource]:
+    """The CVs a language publishes: every CV for a site in one language; else the CV in its language (or,
+    for the default language, the one of no other configured language)."""
+    if site.language is None:
+        return cvs
+    others = {s.key for s in sites if s is not site} | {s.language.tag for s in sites if s is not site and s.language}
+    mine = {site.key, site.language.tag}
+    return [c for c in cvs if c.lang in mine or (site is sites[0] and c.lang not in others)][:1]
+
+
+def _link_translations(sites: list[LanguageSite], plans: list[SitePlan]) -> list[SitePlan]:
+    """Each language's plan with the versions of its pages in the other languages."""
+    planned = []
+    for site, plan in zip(sites, plans, strict=True):
+        assert site.language is not None
+        keys = {doc.page_source: f"_cv/{doc.cv.variant or 'main'}" for doc in plan.cv.documents}
+        planned.append(PlannedLanguage(site.language, plan.tree.urls, plan.tree.pages, plan.urls, keys))
+    linked = link_translations(planned)
+    return [dataclasses.replace(plan, translations=t) for plan, t in zip(plans, linked, strict=True)]
+
+
+def _merge_files(files: dict[str, bytes], origins: dict[str, str], built: _LanguageBuild, prefix: str,
+                 default: bool) -> list[SitegenError]:
+    """Add a language's files under its prefix; only the default language's `robots.txt` is kept (at the root)."""
+    errors: list[SitegenError] = []
+    for path, body in built.files.items():
+        if path == "robots.txt" and (prefix or not default):
+            if default:
+                files.setdefault(path, body)
+            continue
+        out = prefix + path
+        if prefix and out in files:
+            errors.append(OutputError(f"two sources write the output file `{out}`: {origins.get(out, 'a file')} "
+                                      f"and the `{prefix.rstrip('/')}` version of `{path}`", path=origins.get(out),
+                                      hint=f"`{prefix}` is where that language's pages go: move the other file"))
+            continue
+        files[out] = body
+        if path in built.origins:
+            origins[out] = built.origins[path]
+    return errors
+
+
+def _relabel(item: _Labelled, origins: dict[str, str]) -> _Labelled:
+    """A message about a language's page names its file (`content/about.zh.md`), not its language-free source."""
+    if not origins:
+        return item
+    names = {f"content/{logical}": f"content/{real}" for logical, real in origins.items()}
+
+    def fix(text: str | None) -> str | None:
+        if text is None:
+            return None
+        for logical, real in names.items():
+            if logical in text and real not in text:
+                text = re.sub(re.escape(logical) + r"(?![\w./-])", real, text)
+        return text
+
+    if isinstance(item, Diagnostic):
+        return dataclasses.replace(item, message=fix(item.message) or "", path=fix(item.path))
+    if isinstance(item, ErrorGroup):
+        for err in item.errors:
+            _relabel(err, origins)
+        return item
+    item.message, item.path = fix(item.message) or "", fix(item.path)
+    item.args = (item.message,)
+    return item
 
 
 def _output_owners(site_dir: Path, sources: Sources, plan: SitePlan, pages: dict[str, bytes],
-                   cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str]
-                   ) -> OutputOwners:
-    """Claim every output path for its source, in the order the files were made."""
+                   cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str], *,
+                   with_static: bool = True) -> OutputOwners:
+    """Claim every output path for its source, in the order the files were made (static files only once, with
+    the default language)."""
     owners = OutputOwners()
-    for f in sources.static:
+    for f in sources.static if with_static else ():
         owners.claim([f.rel], _site_relative(f.path, site_dir) or f"the theme's static/{f.rel}")
     owners.claim(plan.tree.resources.values(), {out: f"content/{rel}" for rel, out in plan.tree.resources.items()})
     by_output = {output_path_for(url): source_label(source) for source, url in plan.tree.urls.items()}
@@ -243,15 +403,24 @@ def _render_summary(renderer: MarkdownRenderer, text: str) -> bytes:
     return renderer.render(text).html.encode()
 
 
-def _copy_assets(sources: Sources, tree: ContentTree) -> tuple[dict[str, bytes], dict[str, str]]:
-    """Static files (theme, then site) and content resources, as bytes."""
+def _copy_static(sources: Sources) -> tuple[dict[str, bytes], dict[str, str]]:
+    """Static files (theme, then site), as bytes."""
     files: dict[str, bytes] = {}
     origins: dict[str, str] = {}
     for f in sources.static:
         files[f.rel] = read_bytes(f, "static")
         origins[f.rel] = str(f.path)
+    return files, origins
+
+
+def _copy_resources(sources: Sources, tree: ContentTree, renamed: dict[str, str]
+                    ) -> tuple[dict[str, bytes], dict[str, str]]:
+    """Content resources of one language, as bytes (`renamed`: language-free path -> the file's own)."""
+    files: dict[str, bytes] = {}
+    origins: dict[str, str] = {}
     by_rel = {r.rel: r for r in sources.resources}
     for rel, out in tree.resources.items():
-        files[out] = read_bytes(by_rel[rel], "content")
-        origins[out] = f"content/{rel}"
+        real = renamed.get(rel, rel)
+        files[out] = read_bytes(by_rel[real], "content")
+        origins[out] = f"content/{real}"
     return files, origins

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sitegen.config import SiteConfig
+from sitegen.content.languages import Translations
 from sitegen.content.page import Page
 from sitegen.content.taxonomies import Term, collect_taxonomies
 from sitegen.content.tree import ContentTree, assemble_tree
@@ -57,17 +58,19 @@ class SitePlan:
     """Extra template context per page source (`cv` on CV pages, `publications` on publications pages)."""
     intros: dict[str, str]
     """Generated page -> content page whose rendered Markdown it shows (a CV page's introduction)."""
+    translations: Translations | None = None
+    """A language of a multilingual site: its pages' versions in the other languages (`link_translations`)."""
 
 
 def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
               cvs: list[CVSource], cv_options: CVOptions, publications: list[Publication], *,
               now: dt.datetime, drafts: bool, future: bool, build_date: dt.datetime | None,
-              dialect: Dialect = NATIVE) -> SitePlan:
+              dialect: Dialect = NATIVE, urls: UrlHelper | None = None) -> SitePlan:
     """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
     tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
     raise_if_any(errors)
     content = tuple(sorted(tree.pages))
-    urls = UrlHelper(config)
+    urls = urls or UrlHelper(config)
     taxonomies = collect_taxonomies(tree, config.taxonomies, dialect.term_slug)
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
     # /publications/ wins over the generated one).

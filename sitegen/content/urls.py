@@ -119,17 +119,32 @@ def encode_href(path: str) -> str:
 class UrlHelper:
     """Builds every URL of the site from `base_url`, so themes never concatenate paths by hand."""
 
-    def __init__(self, config: SiteConfig) -> None:
+    def __init__(self, config: SiteConfig, shared: frozenset[str] = frozenset()) -> None:
         self.base_path = config.base_path
         self.origin = config.site_origin
+        self.prefix = config.language_prefix
+        """One language of a multilingual site: the prefix of its pages (`/zh/`)."""
+        self.shared = shared
+        """Output files every language shares at the site's root (static files): never prefixed."""
 
     def url(self, path: str) -> str:
-        """Site-relative URL including the base path: `/about/` -> `/repo/about/` (percent-encoded)."""
+        """Site-relative URL including the base path: `/about/` -> `/repo/about/` (percent-encoded); in one
+        language of a multilingual site, its pages' paths get the language prefix (`/zh/about/`), and static
+        files keep theirs (`/css/main.css`)."""
         if "://" in path or path.startswith(("mailto:", "tel:", "#", "//")):
             return path
         if path.startswith(self.base_path) and self.base_path != "/" and path != "/":
             return encode_href(path)
-        return join_url(self.base_path, path)
+        return join_url(self.base_path, self.localize(path))
+
+    def localize(self, path: str) -> str:
+        """A site path of this language: `/about/` -> `/zh/about/`, unless it is a shared file or already there."""
+        if not self.prefix or not path.startswith("/") or path.startswith(self.prefix):
+            return path
+        bare = path.split("#", 1)[0].split("?", 1)[0].lstrip("/")
+        if bare in self.shared:
+            return path
+        return self.prefix.rstrip("/") + path
 
     def absurl(self, path: str) -> str:
         """Absolute URL (`https://host/repo/about/`); a bare path when base_url has no host."""
