@@ -225,7 +225,15 @@ def _link_translations(sites: list[LanguageSite], plans: list[SitePlan]) -> list
         keys = {doc.page_source: f"_cv/{doc.cv.variant or 'main'}" for doc in plan.cv.documents}
         planned.append(PlannedLanguage(site.language, plan.tree.urls, plan.tree.pages, plan.urls, keys))
     linked = link_translations(planned)
-    return [dataclasses.replace(plan, translations=t) for plan, t in zip(plans, linked, strict=True)]
+    # A language's links to pages only the default language has (menus, Markdown) go to the default's page.
+    default = plans[0]
+    out = [dataclasses.replace(default, translations=linked[0])]
+    for site, plan, translations in zip(sites[1:], plans[1:], linked[1:], strict=True):
+        own = set(plan.tree.urls.values())
+        fallback = {path: default.urls.localize(path) for path in default.tree.urls.values() if path not in own}
+        urls = UrlHelper(site.config, plan.urls.shared, fallback)
+        out.append(dataclasses.replace(plan, translations=translations, urls=urls))
+    return out
 
 
 def _merge_files(files: dict[str, bytes], origins: dict[str, str], built: _LanguageBuild, prefix: str,

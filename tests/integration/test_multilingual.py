@@ -17,7 +17,8 @@ base_url: https://ada.example.org/
 taxonomies: [tags]
 languages:
   en: {name: English, weight: 1}
-  zh: {name: 中文, code: zh-CN, title: 林雅, weight: 2, menu: [{name: 关于, url: /about/}]}
+  zh: {name: 中文, code: zh-CN, title: 林雅, weight: 2,
+       menu: [{name: 关于, url: /about/}, {name: 英文, url: /posts/english-only/}]}
 menu:
   - {name: About, url: /about/}
 """
@@ -46,7 +47,7 @@ PAGES = {
     "content/_index.md": "---\ntitle: Home\n---\nWelcome\n",
     "content/_index.zh.md": "---\ntitle: 首页\n---\n欢迎\n",
     "content/about.md": "---\ntitle: About\n---\nI am Ada.\n",
-    "content/about.zh.md": "---\ntitle: 关于我\n---\n我是林雅。\n",
+    "content/about.zh.md": "---\ntitle: 关于我\n---\n我是林雅。[英文](/posts/english-only/) [文章](/posts/one/)\n",
     "content/posts/one.md": "---\ntitle: First post\ndate: 2026-11-24\ntags: [ml]\n---\nText.\n",
     "content/zh/posts/one.md": "---\ntitle: 第一篇\ndate: 2026-11-24\ntags: [ml]\n---\n正文。\n",
     "content/posts/english-only.md": "---\ntitle: English only\ndate: 2026-11-20\n---\nOnly here.\n",
@@ -80,6 +81,9 @@ def test_translations_get_their_language_urls_and_untranslated_pages_stay_in_the
     zh = html(build(site), "zh/about/index.html")
     assert '<html lang="zh-CN">' in zh and "关于我 · 林雅" in zh and "我是林雅。" in zh
     assert '<a href="/zh/about/">关于</a>' in zh  # its own menu, its URLs in its language
+    # links to pages only the default language has reach them there; translated ones stay in the language
+    assert '<a href="/posts/english-only/">英文</a>' in zh
+    assert '<a href="/posts/english-only/">英文</a> <a href="/zh/posts/one/">文章</a>' in zh
     assert '<html lang="en">' in html(build(site), "about/index.html")
 
 
