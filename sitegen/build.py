@@ -18,18 +18,26 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sitegen.config import SiteConfig
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
-from sitegen.content.languages import LanguageSite, PlannedLanguage, link_translations, split_languages
+from sitegen.content.languages import (
+    LanguageSite,
+    PlannedLanguage,
+    Translations,
+    link_translations,
+    split_languages,
+)
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
 from sitegen.content.tree import ContentTree, left_out_warnings
 from sitegen.content.urls import UrlHelper, output_path_for
 from sitegen.cv.glyphs import cv_glyph_warnings
+from sitegen.cv.html import CVPage
 from sitegen.cv.i18n import LABELS as CV_LABELS
+from sitegen.cv.i18n import labels as cv_labels
 from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVOptions, CVSource, cv_options, discover_bibtex, discover_cvs
@@ -225,6 +233,8 @@ def _link_translations(sites: list[LanguageSite], plans: list[SitePlan]) -> list
         keys = {doc.page_source: f"_cv/{doc.cv.variant or 'main'}" for doc in plan.cv.documents}
         planned.append(PlannedLanguage(site.language, plan.tree.urls, plan.tree.pages, plan.urls, keys))
     linked = link_translations(planned)
+    plans = [dataclasses.replace(plan, page_context=_cv_alternates(plan, t)) for plan, t in zip(plans, linked,
+                                                                                               strict=True)]
     # A language's links to pages only the default language has (menus, Markdown) go to the default's page.
     default = plans[0]
     out = [dataclasses.replace(default, translations=linked[0])]
@@ -234,6 +244,20 @@ def _link_translations(sites: list[LanguageSite], plans: list[SitePlan]) -> list
         urls = UrlHelper(site.config, plan.urls.shared, fallback)
         out.append(dataclasses.replace(plan, translations=translations, urls=urls))
     return out
+
+
+def _cv_alternates(plan: SitePlan, translations: Translations) -> dict[str, dict[str, Any]]:
+    """The page context with each CV page's links to its other languages (its "中文版" button)."""
+    context = dict(plan.page_context)
+    for doc in plan.cv.documents:
+        page = context.get(doc.page_source, {}).get("cv")
+        versions = [v for v in translations.versions.get(doc.page_source, ()) if v.key != translations.key]
+        if isinstance(page, CVPage) and versions:
+            label = cv_labels(doc.source.lang).get("other_language") if len(translations.homes) == 2 else None
+            alternates = [{"lang": v.tag, "url": v.url, "label": label or v.name} for v in versions]
+            context[doc.page_source] = {**context[doc.page_source], "cv": dataclasses.replace(page,
+                                                                                             alternates=alternates)}
+    return context
 
 
 def _merge_files(files: dict[str, bytes], origins: dict[str, str], built: _LanguageBuild, prefix: str,

@@ -193,3 +193,22 @@ def test_the_default_language_can_live_in_its_own_folder(make_site: Callable[...
     files = build(site).files
     assert "en/about/index.html" in files and "zh/about/index.html" in files
     assert 'url=/en/' in files["index.html"].decode() or "/en/" in files["index.html"].decode()
+
+
+CV_EN = ("basics: {name: Ada Lin}\nwork:\n"
+         "  - {name: Institute, position: Scientist, startDate: 2022-09, endDate: present}\n")
+CV_ZH = "basics: {name: 林雅}\nwork:\n  - {name: 研究所, position: 研究科学家, startDate: 2022-09, endDate: present}\n"
+
+
+def test_each_language_has_its_cv_page_pdf_and_json(make_site: Callable[..., Path]) -> None:
+    site = make_site({"sitegen.yaml": CONFIG, "data/cv.yaml": CV_EN, "data/cv.zh.yaml": CV_ZH,
+                      "content/cv.md": "---\ntitle: CV\nlayout: cv\n---\nMy CV.",
+                      "content/cv.zh.md": "---\ntitle: 简历\nlayout: cv\n---\n我的简历。"}, layouts=False)
+    result = build(site)
+    en, zh = html(result, "cv/index.html"), html(result, "zh/cv/index.html")
+    assert "Experience" in en and "工作经历" in zh and "我的简历。" in zh and "2022年9月 – 至今" in zh
+    assert '<html lang="zh-CN">' in zh
+    assert 'href="/zh/cv.pdf"' in zh and 'href="/zh/cv.json"' in zh and 'href="/cv.pdf"' in en
+    assert result.files["zh/cv.pdf"].startswith(b"%PDF") and "林雅" in result.files["zh/cv.json"].decode()
+    assert "Ada Lin" in result.files["cv.json"].decode()
+    assert 'href="/zh/cv/"' in en and 'href="/cv/"' in zh  # each links to the other
