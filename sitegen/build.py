@@ -46,7 +46,7 @@ from sitegen.errors import Diagnostic, ErrorGroup, OutputError, SitegenError, ra
 from sitegen.i18n import Strings, load_strings, missing_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
-from sitegen.memo import BuildMemo, config_key, key_of, site_inputs_key
+from sitegen.memo import BuildMemo, config_key, digest, key_of, site_inputs_key, stable
 from sitegen.outputs import generate_outputs
 from sitegen.outputs.sitemap import sitemap_index
 from sitegen.owners import OutputOwners
@@ -200,6 +200,8 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     files, origins = _copy_resources(sources, plan.tree, site.origins)
     site_key = site_inputs_key(memo.config_key, how.data, [c.data for c in how.cvs], how.publications,
                                plan.build_date)
+    if plan.urls.prefix:  # which paths stay at the root or go to the default language decides this one's links
+        site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
     rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)

@@ -23,7 +23,7 @@ from sitegen.content.text import minutes_to_read, plain_text, plain_words, trunc
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
 from sitegen.markdown import Rendered
-from sitegen.memo import body_key, digest, page_meta_key
+from sitegen.memo import body_key, digest, page_meta_key, stable
 from sitegen.plan import SitePlan
 
 
@@ -116,7 +116,10 @@ class SiteState:
 
     def metadata_digest(self) -> str:
         """Digest of every page's metadata and URL (not bodies): what listings, menus and neighbours can show."""
-        return digest("\n".join(self.meta_key(s) for s in sorted(self.tree.pages)))
+        pages = "\n".join(self.meta_key(s) for s in sorted(self.tree.pages))
+        if self.plan.translations is not None:  # a translation added in another language changes switchers
+            pages += "\n" + stable(self.plan.translations)
+        return digest(pages)
 
     def release(self) -> None:
         """Drop the cached views, which point back at this state: without the cycle, a state that is no

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from sitegen.build import BuildOptions, build_site
 from sitegen.errors import SitegenError
+from sitegen.memo import BuildMemo
 from tests.conftest import build, html
 
 CONFIG = """\
@@ -22,6 +25,8 @@ languages:
 menu:
   - {name: About, url: /about/}
 """
+
+NOW = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
 
 # Layouts that show what the theme gets: the switcher entries, the hreflang links and translated strings.
 LAYOUTS = {
@@ -212,3 +217,23 @@ def test_each_language_has_its_cv_page_pdf_and_json(make_site: Callable[..., Pat
     assert result.files["zh/cv.pdf"].startswith(b"%PDF") and "林雅" in result.files["zh/cv.json"].decode()
     assert "Ada Lin" in result.files["cv.json"].decode()
     assert 'href="/zh/cv/"' in en and 'href="/cv/"' in zh  # each links to the other
+
+
+@pytest.mark.parametrize("edit", ["zh-body", "en-removed", "zh-added", "i18n", "static"])
+def test_a_warm_build_after_an_edit_equals_a_cold_build(make_site: Callable[..., Path], edit: str) -> None:
+    site = make_site({"sitegen.yaml": CONFIG, **LAYOUTS, **PAGES})
+    memo = BuildMemo()
+    build_site(BuildOptions(source=site, now=NOW, jobs=1), memo)
+    if edit == "zh-body":
+        (site / "content/about.zh.md").write_text("---\ntitle: 关于我\n---\n新的正文。\n", encoding="utf-8")
+    elif edit == "en-removed":  # the Chinese menu's link to it no longer falls back to it
+        (site / "content/posts/english-only.md").unlink()
+    elif edit == "zh-added":  # now the Chinese menu's link stays in Chinese
+        (site / "content/posts/english-only.zh.md").write_text("---\ntitle: 中文版\n---\n", encoding="utf-8")
+    elif edit == "i18n":
+        (site / "i18n/zh.yaml").write_text("read_more: 读下去\n", encoding="utf-8")
+    else:
+        (site / "static/zh/about").mkdir(parents=True)
+        (site / "static/css.css").write_text("x", encoding="utf-8")
+    warm = build_site(BuildOptions(source=site, now=NOW, jobs=1), memo).files
+    assert warm == build_site(BuildOptions(source=site, now=NOW, jobs=1)).files
