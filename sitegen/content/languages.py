@@ -100,6 +100,12 @@ def split_languages(config: SiteConfig, pages: list[Page], resources: list[str]
         return [LanguageSite(None, config, kept, resources)], [], warnings
     languages = config.languages
     keys = [lang.key for lang in languages]
+    for lang in languages:
+        if lang.content_dir and not lang.content_dir.strip("/").startswith("content/"):
+            warnings.append(Diagnostic(
+                f"the `{lang.key}` pages in {lang.content_dir}/ are not read: sitegen reads languages' folders "
+                f"inside content/ only", path=config.path,
+                hint=f"move them to content/{lang.key}/ (or name them `*.{lang.key}.md` inside content/)"))
     folders = {_folder_of(lang): lang.key for lang in languages}
     by_lang: dict[str, list[Page]] = {k: [] for k in keys}
     origins: dict[str, dict[str, str]] = {k: {} for k in keys}

@@ -9,6 +9,7 @@ import pytest
 from sitegen.config import parse_config
 from sitegen.content.languages import language_of_file, split_languages
 from sitegen.content.page import parse_page
+from sitegen.dialects.hugo_languages import go_date_layout, hugo_languages
 from sitegen.errors import SitegenError
 from sitegen.i18n import MissingTranslation, Strings, Translator, missing_warnings, parse_table
 
@@ -125,3 +126,21 @@ def test_hugo_translation_files_are_read() -> None:
     assert table == {"read_more": "Weiterlesen", "n": {"one": "eins"}}
     with pytest.raises(SitegenError):
         parse_table("read_more: [unclosed\n", "i18n/de.yaml")
+
+
+def test_a_hugo_languages_table_reads_as_sitegen_languages() -> None:
+    raw = {"en": {"languageName": "English", "weight": 1, "params": {"dateFormat": "January 2, 2006"}},
+           "zh": {"languageName": "中文", "languageCode": "zh-CN", "weight": 2, "title": "林雅",
+                  "contentDir": "content/zh", "subtitle": "副标题",
+                  "menus": {"main": [{"name": "关于", "pageRef": "/about", "weight": 1},
+                                     {"name": "文章", "url": "/posts/", "weight": 2}]}},
+           "fr": {"languageName": "Français", "disabled": True}}
+    languages, warnings = hugo_languages(raw, "en", [], "hugo.toml")
+    assert warnings == []
+    en, zh = languages
+    assert (en.key, en.name, en.date_format) == ("en", "English", "%B %-d, %Y")
+    assert (zh.tag, zh.name, zh.title, zh.content_dir) == ("zh-CN", "中文", "林雅", "content/zh")
+    assert zh.params == {"subtitle": "副标题"}
+    assert zh.menu is not None and [(m.name, m.url) for m in zh.menu] == [("关于", "/about/"), ("文章", "/posts/")]
+    assert hugo_languages({"en": {}}, "en", [], "hugo.toml") == ((), [])
+    assert go_date_layout("2006-01-02") == "%Y-%m-%d"
