@@ -153,6 +153,8 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
             home = states[0].urls
             files["index.html"] = redirect_page(home.url("/"), home.absurl("/"))
             origins["index.html"] = "the redirect to the default language"
+            if f"{sites[0].output_prefix}404.html" in files:  # hosts serve /404.html for every missing path
+                files.setdefault("404.html", files[f"{sites[0].output_prefix}404.html"])
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
     memo.languages = {s.key: memo.languages[s.key] for s in sites[1:] if s.key in memo.languages}

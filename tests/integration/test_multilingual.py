@@ -197,7 +197,10 @@ def test_the_default_language_can_live_in_its_own_folder(make_site: Callable[...
     site = make_site({"sitegen.yaml": CONFIG + "default_language_in_subdir: true\n", **LAYOUTS, **PAGES})
     files = build(site).files
     assert "en/about/index.html" in files and "zh/about/index.html" in files
-    assert 'url=/en/' in files["index.html"].decode() or "/en/" in files["index.html"].decode()
+    assert 'content="0; url=/en/"' in files["index.html"].decode()
+    assert files["404.html"] == files["en/404.html"]
+    assert "en/sitemap.xml" in files and "<sitemapindex" in files["sitemap.xml"].decode()
+    assert "robots.txt" in files and "en/robots.txt" not in files
 
 
 CV_EN = ("basics: {name: Ada Lin}\nwork:\n"
