@@ -240,3 +240,18 @@ def test_a_warm_build_after_an_edit_equals_a_cold_build(make_site: Callable[...,
         (site / "static/css.css").write_text("x", encoding="utf-8")
     warm = build_site(BuildOptions(source=site, now=NOW, jobs=1), memo).files
     assert warm == build_site(BuildOptions(source=site, now=NOW, jobs=1)).files
+
+
+def test_a_language_can_have_its_own_prefix_and_content_folder(make_site: Callable[..., Path]) -> None:
+    config = CONFIG.replace("weight: 2,", "weight: 2, url_prefix: /cn/, content_dir: content/chinese,")
+    site = make_site({"sitegen.yaml": config, **LAYOUTS, "content/about.md": "About",
+                      "content/chinese/about.md": "---\ntitle: 关于\n---\n你好", "static/logo.svg": "<svg/>",
+                      "layouts/page.html": "{% extends 'base.html' %}{% block main %}"
+                                           "<img src=\"{{ url('/logo.svg') }}\">"
+                                           "<a href=\"{{ url('/feed.xml') }}\">feed</a>{% endblock %}"})
+    files = build(site).files
+    assert "cn/about/index.html" in files and "cn/feed.xml" in files and "cn/sitemap.xml" in files
+    assert "zh/about/index.html" not in files and "cn/logo.svg" not in files
+    page = files["cn/about/index.html"].decode()
+    assert '<img src="/logo.svg">' in page and '<a href="/cn/feed.xml">' in page  # static files stay shared
+    assert _hreflang(page)["zh-CN"] == "https://ada.example.org/cn/about/"
