@@ -14,20 +14,15 @@ import dataclasses
 import datetime as dt
 import functools
 import pickle
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
 
 from sitegen.config import SiteConfig
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
 from sitegen.content.languages import (
     LanguageSite,
-    PlannedLanguage,
-    Translations,
-    link_translations,
     split_languages,
 )
 from sitegen.content.page import Page, page_warnings, parse_page
@@ -35,30 +30,25 @@ from sitegen.content.sources import SourceFile, Sources, discover_sources, load_
 from sitegen.content.tree import ContentTree, left_out_warnings
 from sitegen.content.urls import UrlHelper, output_path_for
 from sitegen.cv.glyphs import cv_glyph_warnings
-from sitegen.cv.html import CVPage
 from sitegen.cv.i18n import LABELS as CV_LABELS
-from sitegen.cv.i18n import labels as cv_labels
 from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVOptions, CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.dialects import Dialect, detect_dialect
-from sitegen.errors import Diagnostic, ErrorGroup, OutputError, SitegenError, raise_if_any
+from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
 from sitegen.i18n import Strings, load_strings, missing_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, config_key, digest, key_of, site_inputs_key, stable
+from sitegen.multilingual import cvs_of, link_plans, merge_files, relabel, root_files
 from sitegen.outputs import generate_outputs
-from sitegen.outputs.sitemap import sitemap_index
 from sitegen.owners import OutputOwners
 from sitegen.parallel import render_many
 from sitegen.plan import SitePlan, plan_site, source_label
-from sitegen.redirects import redirect_page
 from sitegen.render_pages import PageRendering, render_pages
 from sitegen.result import BuildResult, RebuildBasis
 from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
-
-_Labelled = TypeVar("_Labelled", Diagnostic, SitegenError)
 
 
 @dataclass(frozen=True)
@@ -110,16 +100,16 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     plans: list[SitePlan] = []
     for site in sites:
         try:
-            plans.append(plan_site(site.config, site.pages, site.resources, data, _cvs_of(cvs, site, sites),
+            plans.append(plan_site(site.config, site.pages, site.resources, data, cvs_of(cvs, site, sites),
                                    options_cv, publications, now=now, drafts=options.drafts or config.build.drafts,
                                    future=options.future or config.build.future, build_date=source_date_epoch(),
                                    dialect=dialect, urls=UrlHelper(site.config, shared if site.language else
                                                                    frozenset())))
         except SitegenError as exc:
-            errors.append(_relabel(exc, site.origins))
+            errors.append(relabel(exc, site.origins))
     raise_if_any(errors)
     if config.languages:
-        plans = _link_translations(sites, plans)
+        plans = link_plans(sites, plans)
     warnings.extend(page_warnings(pages))
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
                                       options_cv.font_paths))
@@ -139,22 +129,17 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
         if own_memo is not memo:
             own_memo.finish()
             memo.dirty = memo.dirty or own_memo.dirty
-        warnings.extend(_relabel(w, site.origins) for w in [*left_out_warnings(plan.tree, site.pages, now),
+        warnings.extend(relabel(w, site.origins) for w in [*left_out_warnings(plan.tree, site.pages, now),
                                                             *built.warnings])
-        raise_if_any([_relabel(e, site.origins) for e in built.errors])
-        errors.extend(_merge_files(files, origins, built, site.output_prefix, site is sites[0]))
+        raise_if_any([relabel(e, site.origins) for e in built.errors])
+        errors.extend(merge_files(files, origins, built.files, built.origins, site.output_prefix,
+                                  default=site is sites[0]))
         rendered_pages += built.pages
         states.append(built.state)
         basis = built.basis if len(sites) == 1 else None  # quick rebuilds know one language
     raise_if_any(errors)
     if config.languages:
-        files.update(sitemap_index(files, sites, states))
-        if sites[0].output_prefix and "index.html" not in files:  # `default_language_in_subdir`: `/` leads there
-            home = states[0].urls
-            files["index.html"] = redirect_page(home.url("/"), home.absurl("/"))
-            origins["index.html"] = "the redirect to the default language"
-            if f"{sites[0].output_prefix}404.html" in files:  # hosts serve /404.html for every missing path
-                files.setdefault("404.html", files[f"{sites[0].output_prefix}404.html"])
+        files.update(root_files(files, origins, sites, states))
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
     memo.languages = {s.key: memo.languages[s.key] for s in sites[1:] if s.key in memo.languages}
@@ -217,97 +202,6 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by,
                             with_static=bool(static)).check()
     return _LanguageBuild(files, origins, state, basis, len(page_files), warnings, errors)
-
-
-def _cvs_of(cvs: list[CVSource], site: LanguageSite, sites: list[LanguageSite]) -> list[CVSource]:
-    """The CVs a language publishes: every CV for a site in one language; else the CV in its language (or,
-    for the default language, the one of no other configured language)."""
-    if site.language is None:
-        return cvs
-    others = {s.key for s in sites if s is not site} | {s.language.tag for s in sites if s is not site and s.language}
-    mine = {site.key, site.language.tag}
-    return [c for c in cvs if c.lang in mine or (site is sites[0] and c.lang not in others)][:1]
-
-
-def _link_translations(sites: list[LanguageSite], plans: list[SitePlan]) -> list[SitePlan]:
-    """Each language's plan with the versions of its pages in the other languages."""
-    planned = []
-    for site, plan in zip(sites, plans, strict=True):
-        assert site.language is not None
-        keys = {doc.page_source: f"_cv/{doc.cv.variant or 'main'}" for doc in plan.cv.documents}
-        planned.append(PlannedLanguage(site.language, plan.tree.urls, plan.tree.pages, plan.urls, keys))
-    linked = link_translations(planned)
-    plans = [dataclasses.replace(plan, page_context=_cv_alternates(plan, t)) for plan, t in zip(plans, linked,
-                                                                                               strict=True)]
-    # A language's links to pages only the default language has (menus, Markdown) go to the default's page.
-    default = plans[0]
-    out = [dataclasses.replace(default, translations=linked[0])]
-    for site, plan, translations in zip(sites[1:], plans[1:], linked[1:], strict=True):
-        own = set(plan.tree.urls.values())
-        fallback = {path: default.urls.localize(path) for path in default.tree.urls.values() if path not in own}
-        urls = UrlHelper(site.config, plan.urls.shared, fallback)
-        out.append(dataclasses.replace(plan, translations=translations, urls=urls))
-    return out
-
-
-def _cv_alternates(plan: SitePlan, translations: Translations) -> dict[str, dict[str, Any]]:
-    """The page context with each CV page's links to its other languages (its "中文版" button)."""
-    context = dict(plan.page_context)
-    for doc in plan.cv.documents:
-        page = context.get(doc.page_source, {}).get("cv")
-        versions = [v for v in translations.versions.get(doc.page_source, ()) if v.key != translations.key]
-        if isinstance(page, CVPage) and versions:
-            label = cv_labels(doc.source.lang).get("other_language") if len(translations.homes) == 2 else None
-            alternates = [{"lang": v.tag, "url": v.url, "label": label or v.name} for v in versions]
-            context[doc.page_source] = {**context[doc.page_source], "cv": dataclasses.replace(page,
-                                                                                             alternates=alternates)}
-    return context
-
-
-def _merge_files(files: dict[str, bytes], origins: dict[str, str], built: _LanguageBuild, prefix: str,
-                 default: bool) -> list[SitegenError]:
-    """Add a language's files under its prefix; only the default language's `robots.txt` is kept (at the root)."""
-    errors: list[SitegenError] = []
-    for path, body in built.files.items():
-        if path == "robots.txt" and (prefix or not default):
-            if default:
-                files.setdefault(path, body)
-            continue
-        out = prefix + path
-        if prefix and out in files:
-            errors.append(OutputError(f"two sources write the output file `{out}`: {origins.get(out, 'a file')} "
-                                      f"and the `{prefix.rstrip('/')}` version of `{path}`", path=origins.get(out),
-                                      hint=f"`{prefix}` is where that language's pages go: move the other file"))
-            continue
-        files[out] = body
-        if path in built.origins:
-            origins[out] = built.origins[path]
-    return errors
-
-
-def _relabel(item: _Labelled, origins: dict[str, str]) -> _Labelled:
-    """A message about a language's page names its file (`content/about.zh.md`), not its language-free source."""
-    if not origins:
-        return item
-    names = {f"content/{logical}": f"content/{real}" for logical, real in origins.items()}
-
-    def fix(text: str | None) -> str | None:
-        if text is None:
-            return None
-        for logical, real in names.items():
-            if logical in text and real not in text:
-                text = re.sub(re.escape(logical) + r"(?![\w./-])", real, text)
-        return text
-
-    if isinstance(item, Diagnostic):
-        return dataclasses.replace(item, message=fix(item.message) or "", path=fix(item.path))
-    if isinstance(item, ErrorGroup):
-        for err in item.errors:
-            _relabel(err, origins)
-        return item
-    item.message, item.path = fix(item.message) or "", fix(item.path)
-    item.args = (item.message,)
-    return item
 
 
 def _output_owners(site_dir: Path, sources: Sources, plan: SitePlan, pages: dict[str, bytes],
