@@ -142,10 +142,9 @@ def missing_warnings(strings: Strings, languages: list[tuple[str, str]]) -> list
                                   hint=f"create i18n/{key}.yaml with the keys of "
                                        f"{strings.files.get(default_key, 'the theme')}"))
             continue
-        file = strings.files.get(key.lower(), f"i18n/{key}.yaml")
         for name in sorted(set(wanted) - set(has)):
             out.append(Diagnostic(f"the string `{name}` has no `{key}` translation: the `{default_key}` text is "
-                                  "shown", path=file, hint=f"add `{name}: ...` to i18n/{key}.yaml"))
+                                  "shown", path=f"i18n/{key}.yaml", hint=f"add `{name}: ...` to i18n/{key}.yaml"))
     return out
 
 
