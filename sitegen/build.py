@@ -35,6 +35,7 @@ from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
 from sitegen.cv.source import CVOptions, CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.dialects import Dialect, detect_dialect
+from sitegen.dialects.shortcodes import ONCE_PER_SITE
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
 from sitegen.i18n import Strings, load_strings, missing_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
@@ -67,6 +68,8 @@ class BuildOptions:
     """The build time for future/expiry checks (default: SOURCE_DATE_EPOCH or now)."""
     jobs: int | None = None
     """Processes for rendering (None: one per core when the site is large; 1: in-process)."""
+    defer_search: bool = False
+    """Leave the search index out (the dev server makes it in the background: `sitegen.serve.session`)."""
 
 
 def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildResult:
@@ -113,9 +116,10 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     warnings.extend(page_warnings(pages))
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
                                       options_cv.font_paths))
+    warnings.extend(note for cv in cvs for note in cv.notes)
     # 3. Render Markdown, then templates, then the files made from the rendered site; language by language.
     renderer = MarkdownRenderer(config.markdown)
-    rendering = _Rendering(options, renderer, memo, strings, options_cv, data, cvs, publications)
+    rendering = _Rendering(options, renderer, memo, strings, options_cv, data, cvs, publications, now)
     files, origins = _copy_static(sources)
     rendered_pages = 0
     states: list[SiteState] = []
@@ -175,6 +179,7 @@ class _Rendering:
     data: dict[str, object]
     cvs: list[CVSource]
     publications: list[Publication]
+    now: dt.datetime
 
 
 def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _Rendering,
@@ -185,8 +190,10 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     themes = theme_dirs(site_dir, plan.config.theme)
     state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs)
     files, origins = _copy_resources(sources, plan.tree, site.origins)
+    # Which talks are still to come changes the talks pages without any file changing.
+    upcoming = sorted(s for s, talk in plan.talks.items() if talk.upcoming(how.now))
     site_key = site_inputs_key(memo.config_key, how.data, [c.data for c in how.cvs], how.publications,
-                               plan.build_date)
+                               plan.build_date, upcoming)
     if plan.urls.prefix:  # which paths stay at the root or go to the default language decides this one's links
         site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
     rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
@@ -194,9 +201,11 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     files.update(page_files)
     cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
     files.update(cv_outputs)
-    basis = RebuildBasis(rendering, sources.pages, {**static, **files})
+    # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
+    skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
+    basis = RebuildBasis(rendering, sources.pages, {**static, **files}, skip=skip)
     made_by: dict[str, str] = {}
-    generated = generate_outputs(state, site_dir, themes, {**static, **files}, memo, made_by)
+    generated = generate_outputs(state, site_dir, themes, {**static, **files}, memo, made_by, skip)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
     errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by,
@@ -305,23 +314,30 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     rendered: dict[str, Rendered] = {}
     for source in plan.content:
         page = tree.pages[source]
-        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.for_page(source))
+        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.decisions_for_page(source))
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]
-    for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs).items():
+    for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
+                                                      plan.config.params).items():
         page = tree.pages[source]
         memo.store_markdown(source, page.body, page.body_line, result, links)
         rendered[source] = result
     summaries: dict[str, str] = {}
     warnings: list[Diagnostic] = []
+    once: set[str] = set()
     for source in plan.content:
         page = tree.pages[source]
         if page.summary is not None:
             text = page.summary
             summaries[source] = memo.blob(key_of("summary", text),
                                           functools.partial(_render_summary, renderer, text)).decode()
-        warnings.extend(rendered[source].warnings)
+        for note in rendered[source].warnings:
+            if note.message in once:  # a shortcode sitegen cannot run: named once per site, where first met
+                continue
+            if ONCE_PER_SITE in note.message:
+                once.add(note.message)
+            warnings.append(note)
         warnings.extend(broken_link_warnings(source, rendered[source]))
     for page_source, intro in plan.intros.items():  # a generated CV page shows cv.md's text
         if intro in rendered:

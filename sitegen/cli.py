@@ -11,7 +11,6 @@ import traceback
 from collections.abc import Sequence
 
 import sitegen
-from sitegen.errors import SitegenError
 
 COMMANDS = {
     "build": "Build the site into public/ (or --output).",
@@ -20,7 +19,10 @@ COMMANDS = {
     "check": "Check every internal link, image and fragment of the built site.",
     "cv": "Make the CV as HTML, PDF, JSON Resume or Markdown without building the site.",
     "clean": "Remove the output folder's sitegen files and the build cache.",
+    "import": "Convert a Hugo or Jekyll site into a new sitegen site (the original is only read).",
 }
+MODULES = {"import": "import_"}
+"""Verbs whose module name differs (`import` is a Python keyword)."""
 
 
 def version_line() -> str:
@@ -54,9 +56,9 @@ def make_parser() -> argparse.ArgumentParser:
 
 def _command_module(name: str):  # type: ignore[no-untyped-def]
     try:
-        return importlib.import_module(f"sitegen.commands.{name}")
+        return importlib.import_module(f"sitegen.commands.{MODULES.get(name, name)}")
     except ModuleNotFoundError as exc:
-        if exc.name == f"sitegen.commands.{name}":
+        if exc.name == f"sitegen.commands.{MODULES.get(name, name)}":
             return None
         raise
 
@@ -77,6 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list in (["--version"], ["-V"]):
         print(version_line())  # fast path: no imports beyond the package
         return 0
+    # Imported here, after the `--version` fast path, which needs nothing beyond the package (~10 ms less).
+    from sitegen.errors import SitegenError
+
     parser = make_parser()
     try:
         args = parser.parse_args(args_list)

@@ -145,6 +145,10 @@ class SiteConfig:
     """Search options."""
     cv: dict[str, Any] = field(default_factory=dict)
     """CV options (validated by sitegen.cv)."""
+    publications: dict[str, Any] = field(default_factory=dict)
+    """Publications page options (`pages: true` gives each publication a page of its own)."""
+    news: dict[str, Any] = field(default_factory=dict)
+    """News options (`home_limit`: items on the home page, default 5)."""
     languages: tuple[Language, ...] = ()
     """The languages of a multilingual site, the default first (empty: a site in one language)."""
     default_language_in_subdir: bool = False
@@ -153,6 +157,8 @@ class SiteConfig:
     """strftime format of dates shown by the theme; else the language's translation table's."""
     path: str = "sitegen.yaml"
     """The file this configuration came from (for messages)."""
+    site_layouts: bool = True
+    """Use the site's own `layouts/` (set by a dialect: a Hugo site's are Go templates sitegen cannot run)."""
     language_prefix: str = ""
     """Set by the build for one language of a multilingual site: the URL prefix of its pages (`/zh/`)."""
 
@@ -169,8 +175,8 @@ class SiteConfig:
         return f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
 
 
-_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "language_prefix"} | {"baseURL", "languageCode",
-                                                                                 "default_language"}
+_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts", "language_prefix"} | {
+    "baseURL", "languageCode", "default_language"}
 _LANGUAGE_KEYS = {"code", "name", "weight", "title", "description", "menu", "params", "date_format",
                   "content_dir", "url_prefix"}
 
@@ -280,6 +286,8 @@ class _Validator:
             search=self.get("search", dict, {}),
             cv=self.get("cv", dict, {}),
             date_format=self._optional_text("date_format"),
+            publications=self._section("publications", {"pages"}),
+            news=self._section("news", {"home_limit"}),
             path=self.path,
         )
         languages = self._languages(cfg.language)
@@ -427,6 +435,12 @@ class _Validator:
             else:
                 kwargs[name] = flag
         return cls(**kwargs)
+
+    def _section(self, key: str, allowed: set[str]) -> dict[str, Any]:
+        """A small mapping of options, unknown keys warned about."""
+        value: dict[str, Any] = self.get(key, dict, {})
+        self.warn_unknown(key, value, allowed)
+        return value
 
     def _positive(self, key: str, default: int) -> int:
         value = self.get(key, int, default)

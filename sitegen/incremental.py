@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import read_text
+from sitegen.content.talks import read_talk
 from sitegen.errors import SitegenError
 from sitegen.links import broken_link_warnings
 from sitegen.memo import BuildMemo, MemoUse
@@ -63,11 +64,17 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     tree = dataclasses.replace(state.tree, pages={**state.tree.pages, **edited})
     rendered = dict(state.rendered)
     for rel, (result, links) in render_many(tree, basis.rendering.renderer, state.urls, state.plan.dialect,
-                                               sorted(edited), 1).items():
+                                               sorted(edited), 1, state.plan.config.params).items():
         page = tree.pages[rel]
         memo.store_markdown(rel, page.body, page.body_line, result, links)
         rendered[rel] = result
-    new_state = SiteState(dataclasses.replace(state.plan, tree=tree), rendered, state.summaries)
+    talks = dict(state.plan.talks)  # a talk's abstract may come from its text (`Abstract:` paragraph)
+    for rel in sorted(set(edited) & set(talks)):
+        talk, _ = read_talk(edited[rel])
+        if talk is None:
+            return None
+        talks[rel] = talk
+    new_state = SiteState(dataclasses.replace(state.plan, tree=tree, talks=talks), rendered, state.summaries)
     new_state._meta_keys.update(state._meta_keys)  # metadata is unchanged, by the check above
     new_state._body_keys.update((k, v) for k, v in state._body_keys.items() if k not in edited)
     units = memo.units_reading(set(edited))
@@ -78,8 +85,10 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
         warnings += [*page_warnings([edited[rel]]), *rendered[rel].warnings, *broken_link_warnings(rel, rendered[rel])]
     page_files = render_pages(new_state, dataclasses.replace(basis.rendering, jobs=1), warnings, memo, only=units)
     before = {**basis.before_generators, **page_files}
-    files = {**previous.files, **page_files}
-    files.update(generate_outputs(new_state, basis.rendering.site_dir, basis.rendering.themes, before, memo))
+    # The generators' files are made again (a search shard may be gone); the rest is the files before them.
+    files = {**basis.before_generators, **page_files}
+    files.update(generate_outputs(new_state, basis.rendering.site_dir, basis.rendering.themes, before, memo,
+                                  skip=basis.skip))
     _prune(memo)
     return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
                        seconds=time.perf_counter() - started, sources=previous.sources, state=new_state,

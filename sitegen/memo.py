@@ -105,9 +105,11 @@ def body_key(body: str) -> str:
 
 
 def site_inputs_key(config: str, data: Any, cvs: list[Any], publications: list[Any],
-                    build_date: dt.datetime | None) -> str:
-    """What every template may read besides pages: data files, CVs, publications and the build date."""
-    return digest("\x00".join([config, stable(data), stable(cvs), stable(publications), stable(build_date)]))
+                    build_date: dt.datetime | None, upcoming: list[str] | None = None) -> str:
+    """What every template may read besides pages: data files, CVs, publications, the build date and which
+    talks are still to come."""
+    return digest("\x00".join([config, stable(data), stable(cvs), stable(publications), stable(build_date),
+                               stable(upcoming or [])]))
 
 
 def files_key(roots: list[Path]) -> str:

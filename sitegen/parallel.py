@@ -8,6 +8,7 @@ back. Small builds and platforms without fork render in-process.
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import gc
 import multiprocessing
@@ -16,7 +17,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -24,7 +25,8 @@ from sitegen.content.text import plain_words
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
 from sitegen.dialects import Dialect
-from sitegen.links import LinkResolver
+from sitegen.dialects.base import ExpandContext
+from sitegen.links import REF, LinkResolver
 from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered
 
 MIN_PAGES_PER_WORKER = 60
@@ -38,18 +40,21 @@ so two pools in one process, e.g. two builds on two threads, cannot see each oth
 
 
 def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkResolver, dialect: Dialect,
-               source: str) -> tuple[Rendered, LinkDecisions]:
+               source: str, site_params: Mapping[str, Any] | None = None) -> tuple[Rendered, LinkDecisions]:
     """Expand the dialect's in-content syntax, then render the Markdown, recording every link decision (for
     cache validation)."""
     page = tree.pages[source]
-    resolve = resolver.for_page(source)
+    decide = resolver.decisions_for_page(source)
     seen: dict[str, str | None] = {}
 
     def recording(href: str) -> str | None:
-        seen[href] = resolve(href)
+        seen[href] = decide(href)
         return seen[href]
 
-    body, notes = dialect.expand(page.body, source, page.body_line)
+    context = ExpandContext(resolve_ref=lambda path: recording(REF + path),
+                            params=collections.ChainMap(page.params, dict(site_params or {})),
+                            site_url=resolver.urls.url)
+    body, notes = dialect.expand(page.body, source, page.body_line, context)
     rendered = renderer.render(body, RenderContext(source=source, body_line=page.body_line, resolve_link=recording))
     rendered.plain, rendered.words = plain_words(rendered.html)  # here, on every core, not in templates
     rendered.warnings = tuple(notes)
@@ -124,11 +129,13 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
 
 
 def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, dialect: Dialect, sources: list[str],
-                jobs: int | None) -> dict[str, tuple[Rendered, LinkDecisions]]:
-    """Render these pages' Markdown, in parallel when it pays; the same result for any number of workers."""
+                jobs: int | None, site_params: Mapping[str, Any] | None = None
+                ) -> dict[str, tuple[Rendered, LinkDecisions]]:
+    """Render these pages' Markdown, in parallel when it pays; the same result for any number of workers
+    (`site_params`: what in-content syntax such as Hugo's `param` shortcode may read)."""
 
     def task(chunk: Sequence[str]) -> list[tuple[str, Rendered, LinkDecisions]]:
         resolver = LinkResolver(tree, urls)
-        return [(s, *render_one(tree, renderer, resolver, dialect, s)) for s in chunk]
+        return [(s, *render_one(tree, renderer, resolver, dialect, s, site_params)) for s in chunk]
 
     return {source: (rendered, links) for source, rendered, links in fork_map(task, sources, jobs)}

@@ -18,7 +18,10 @@ from typing import Any
 
 from sitegen.config import SiteConfig
 from sitegen.content.languages import Translations
+from sitegen.content.news import URL as NEWS_URL
+from sitegen.content.news import NewsItem, read_news
 from sitegen.content.page import Page
+from sitegen.content.talks import Talk, read_talk
 from sitegen.content.taxonomies import Term, collect_taxonomies
 from sitegen.content.tree import ContentTree, assemble_tree
 from sitegen.content.urls import UrlHelper, output_path_for
@@ -29,6 +32,8 @@ from sitegen.cv.source import CVOptions, CVSource
 from sitegen.dialects import NATIVE, Dialect
 from sitegen.errors import ContentError, SitegenError, raise_if_any
 
+NEWS_PAGE = "_news"
+"""Source key of the generated /news/ page."""
 NOT_FOUND = "_special/404"
 """Source key of the generated 404 page."""
 
@@ -60,6 +65,12 @@ class SitePlan:
     """Generated page -> content page whose rendered Markdown it shows (a CV page's introduction)."""
     translations: Translations | None = None
     """A language of a multilingual site: its pages' versions in the other languages (`link_translations`)."""
+    talks: dict[str, Talk] = dataclasses.field(default_factory=dict)
+    """Talk page source -> when and where it happens (`sitegen.content.talks`)."""
+    news: tuple[NewsItem, ...] = ()
+    """`site.news`: data/news.yaml and content/news/ pages, newest first."""
+    now: dt.datetime | None = None
+    """The build time (for future pages, and which talks are still to come); `build_date` when that is set."""
 
 
 def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
@@ -68,6 +79,12 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
               dialect: Dialect = NATIVE, urls: UrlHelper | None = None) -> SitePlan:
     """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
     tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
+    talks: dict[str, Talk] = {}
+    for source, page in sorted(tree.pages.items()):
+        talk, problems = read_talk(page)
+        errors.extend(problems)
+        if talk is not None:
+            talks[source] = talk
     raise_if_any(errors)
     content = tuple(sorted(tree.pages))
     urls = urls or UrlHelper(config)
@@ -78,12 +95,27 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     tree = _with_pages(tree, cv_plan.pages, cv_plan.urls)
     pubs = plan_publications(tree, config, urls, publications, cvs, cv_options.name_variants)
     tree = _with_pages(tree, pubs.pages, pubs.urls)
+    news, news_errors = read_news(data, tree.pages, tree.urls)
+    raise_if_any(news_errors)
+    tree = _with_pages(tree, *_news_page(tree, news, config))
     listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies)
     tree = _with_pages(tree, listing_pages, listing_urls)
     raise_if_any(url_collisions(tree.urls, generated=set(listing_pages)))
     return SitePlan(config=config, tree=tree, content=content, taxonomies=taxonomies, listing_terms=listing_terms,
                     data=data, urls=urls, dialect=dialect, build_date=build_date, cv=cv_plan, publications=pubs.listing,
-                    page_context={**cv_plan.context, **pubs.context}, intros=dict(cv_plan.intros))
+                    page_context={**cv_plan.context, **pubs.context}, intros=dict(cv_plan.intros),
+                    talks=talks, news=tuple(news), now=now)
+
+
+def _news_page(tree: ContentTree, news: list[NewsItem], config: SiteConfig
+               ) -> tuple[dict[str, Page], dict[str, str]]:
+    """/news/ for data/news.yaml, unless a content page or a `news/` section has that URL."""
+    taken = {output_path_for(u).casefold() for u in tree.urls.values()}
+    if not news or output_path_for(NEWS_URL).casefold() in taken:
+        return {}, {}
+    page = Page(source=NEWS_PAGE, kind="page", title="News", body="", layout="news", generated=True,
+                description=f"News from {config.author.name or config.title}")
+    return {NEWS_PAGE: page}, {NEWS_PAGE: NEWS_URL}
 
 
 def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]]

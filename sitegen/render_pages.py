@@ -12,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from sitegen.config import SiteConfig
 from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
 from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
@@ -51,10 +52,15 @@ def template_candidates(page: Page, section: str) -> list[str]:
     return ["page.html", "single.html"]
 
 
+def site_layouts(site_dir: Path, config: SiteConfig) -> list[Path]:
+    """The site's own layouts folder, unless its dialect says they are another tool's templates."""
+    return [site_dir / "layouts"] if config.site_layouts else []
+
+
 def layout_fallbacks(state: SiteState, how: PageRendering) -> list[Diagnostic]:
     """A note for each page whose `layout:` names a template neither the site nor its theme has, so the
     kind's template renders it (as Hugo and Jekyll fall back); `sitegen build --verbose` prints them."""
-    roots = [how.site_dir / "layouts", *(t / "layouts" for t in how.themes)]
+    roots = [*site_layouts(how.site_dir, state.config), *(t / "layouts" for t in how.themes)]
     notes = []
     for source, page in sorted(state.tree.pages.items()):
         if page.layout is None or page.generated:
@@ -93,7 +99,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     """
     site_dir, themes, jobs = how.site_dir, how.themes, how.jobs
     renderer = how.renderer
-    search_path = [site_dir / "layouts", *(t / "layouts" for t in themes)]
+    search_path = [*site_layouts(site_dir, state.config), *(t / "layouts" for t in themes)]
     memo = memo or BuildMemo()
     config = state.config
     translator = Translator(how.strings or Strings(), config.language,

@@ -45,6 +45,8 @@ class RebuildBasis:
     """The files the output generators saw (assets, pages, CV files)."""
     full_build_used: MemoUse | None = None
     """What the last full build used of the memo (taken at the first quick rebuild after it)."""
+    skip: frozenset[str] = frozenset()
+    """Output generators the build left out (`search` under the dev server, which indexes in the background)."""
 
     @cached_property
     def by_rel(self) -> dict[str, SourceFile]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import posixpath
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import Any, overload
@@ -16,12 +17,16 @@ from markupsafe import Markup, escape
 
 from sitegen.config import SiteConfig
 from sitegen.content.languages import Version
+from sitegen.content.menus import page_menu_items
+from sitegen.content.news import home_limit
 from sitegen.content.page import Page
 from sitegen.content.related import related_pages, series_of
+from sitegen.content.talks import TalkView, event_jsonld, ics_path, keep_lines
 from sitegen.content.taxonomies import Term
 from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
+from sitegen.cv.html import inline_markdown
 from sitegen.markdown import Rendered
 from sitegen.memo import body_key, digest, page_meta_key, stable
 from sitegen.plan import SitePlan
@@ -270,7 +275,7 @@ class PageView:
         """Whether the page needs math rendering."""
         if self._page.math is not None:
             return self._page.math
-        return self._state.config.markdown.math and self.rendered.has_math
+        return self.rendered.has_math  # math the renderer found ($$, \(, $): no `math: true` needed
 
     @property
     def path(self) -> str:
@@ -410,6 +415,21 @@ class PageView:
         return out
 
     @cached_property
+    def talk(self) -> TalkView | None:
+        """When and where a talk page happens (`sitegen.content.talks`), or None for any other page."""
+        talk = self._state.plan.talks.get(self.source)
+        if talk is None:
+            return None
+        now = self._state.plan.now or self._state.build_date
+        description = talk.abstract or truncate_words(self.plain, 300)
+        author = self._state.config.author.name or ""
+        return TalkView(talk, upcoming=now is None or talk.upcoming(now),
+                        ics=self._state.urls.url(ics_path(self.path)),
+                        jsonld=event_jsonld(talk, self.title, self.permalink, description,
+                                            str(self.params.get("speaker") or author)),
+                        body=Markup(keep_lines(str(self.content)) if self.params.get("plain_text") else self.content))
+
+    @cached_property
     def resources(self) -> list[dict[str, str]]:
         """Bundle resources as `{name, url}`."""
         if not self._page.is_bundle:
@@ -502,8 +522,10 @@ class SiteView:
         self.data = state.data
         self.build_date = state.build_date
         self.publications = state.publications
+        # The config's entries, then pages that put themselves in the menu (`menu: main`), by weight.
+        entries = sorted([*config.menu, *page_menu_items(state.tree.pages, state.tree.urls)], key=lambda m: m.weight)
         self.menu = [{"name": m.name, "url": state.urls.url(m.url), "path": m.url, "weight": m.weight}
-                     for m in config.menu]
+                     for m in entries]
 
     @cached_property
     def pages(self) -> list[PageView]:
@@ -530,6 +552,31 @@ class SiteView:
                 for h in plan.homes]
 
     @cached_property
+    def talks(self) -> dict[str, list[PageView]]:
+        """`upcoming` (soonest first) and `past` (newest first) talk pages, split at the build time."""
+        views = [v for v in (self._state.view(s) for s in sorted(self._state.plan.talks)) if v is not None]
+        talks = [(v, v.talk) for v in views if v.talk is not None and not v.hidden]
+        upcoming = sorted((x for x in talks if x[1].upcoming), key=lambda x: (x[1].start_utc, x[0].source))
+        past = sorted((x for x in talks if not x[1].upcoming), key=lambda x: (x[1].start_utc, x[0].source),
+                      reverse=True)
+        return {"upcoming": [v for v, _ in upcoming], "past": [v for v, _ in past]}
+
+    @cached_property
+    def news(self) -> list[dict[str, Any]]:
+        """News items newest first: `{date, html (inline Markdown), id, url, source}`."""
+        urls = self._state.urls
+        base = self._state.config.base_path
+        return [{"date": item.date, "html": _under_base(inline_markdown(item.text), base), "id": item.id,
+                 "source": item.source,
+                 "url": urls.url(item.url) if item.url.startswith("/") else item.url}
+                for item in self._state.plan.news]
+
+    @cached_property
+    def news_home(self) -> list[dict[str, Any]]:
+        """The newest `news.home_limit` items (default 5), for the home page."""
+        return self.news[: home_limit(self.config.news.get("home_limit"))]
+
+    @cached_property
     def home(self) -> PageView | None:
         return self._state.view("_index.md")
 
@@ -542,6 +589,11 @@ class SiteView:
     def get_page(self, source: str) -> PageView | None:
         """Look a page up by content path (`about.md`)."""
         return self._state.view(source)
+
+
+def _under_base(html: Markup, base: str) -> Markup:
+    """Site paths written in data (`[CV](/cv/)`) with the site's base path (`/repo/cv/`)."""
+    return html if base == "/" else Markup(re.sub(r'href="/(?!/)', f'href="{base}', str(html)))
 
 
 _VIEW_NAMES = frozenset(dir(PageView)) | {"source", "_state", "_page"}

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         data = render_pdf(cv, paper=options.paper, font_paths=options.font_paths, fonts=options.fonts,
                           source_label=source.path, date=source_date_epoch())
     elif args.format == "json":
-        data = json_resume_bytes(source.data)
+        data = json_resume_bytes(source.data, options.variants.get(args.variant))
     elif args.format == "md":
         data = render_markdown_cv(cv).encode()
     else:

@@ -14,6 +14,7 @@ from functools import cached_property
 
 from sitegen.config import SiteConfig
 from sitegen.content.page import Page
+from sitegen.content.talks import is_talk
 from sitegen.content.urls import (
     UnsafeURLError,
     expand_permalink,
@@ -99,7 +100,8 @@ def why_left_out(page: Page, config: SiteConfig, now: dt.datetime, drafts: bool,
     if page.draft and not drafts:
         return LeftOut(page.source, "draft")
     if not future:
-        publish = page.publish_date or page.date
+        # A talk's `date` is when it happens, not when it was written: only `publishDate` holds it back.
+        publish = page.publish_date if is_talk(page) else page.publish_date or page.date
         if publish is not None and publish > now:
             return LeftOut(page.source, "future", publish)
     if page.expiry_date is not None and page.expiry_date <= now and not config.build.expired:
@@ -171,7 +173,8 @@ def _page_url(page: Page, section: str, config: SiteConfig) -> str:
     pattern = config.permalinks.get(section) or config.permalinks.get(top)
     if pattern:
         return normalize_url_path(expand_permalink(pattern, date=page.date, slug=slug, section=section,
-                                                   title=page.title, filename=page.stem))
+                                                   title=page.title, filename=page.stem,
+                                                   front_slug=slugify_path_part(page.slug) if page.slug else None))
     folder = page.folder
     prefix = "/".join(slugify_path_part(p) or nfc(p) for p in folder.split("/")) + "/" if folder else ""
     return "/" + prefix + slug + "/"

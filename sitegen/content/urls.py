@@ -15,7 +15,8 @@ from sitegen.config import SiteConfig
 _DROP = re.compile(r"[^\w\s-]", re.UNICODE)
 _DROP_TERM = re.compile(r"[^\w\s.-]", re.UNICODE)
 _DASHES = re.compile(r"[\s_-]+", re.UNICODE)
-_PATTERN_TOKEN = re.compile(r":(year|month|day|slug|section|title|filename)")
+_PATTERN_TOKEN = re.compile(
+    r":(year|month|day|slugortitle|slugorfilename|slug|sections|section|title|filename|contentbasename)")
 
 
 class UnsafeURLError(ValueError):
@@ -91,8 +92,10 @@ def output_path_for(url_path: str) -> str:
 
 
 def expand_permalink(pattern: str, *, date: dt.datetime | None, slug: str, section: str, title: str,
-                     filename: str) -> str:
-    """Expand `/posts/:year/:month/:slug/` for one page; unknown tokens are left as written."""
+                     filename: str, front_slug: str | None = None) -> str:
+    """Expand `/posts/:year/:month/:slug/` for one page; unknown tokens are left as written. Hugo's tokens too:
+    `:slugorfilename`, `:contentbasename` (file or bundle name), `:sections` (the section path), and
+    `:slugortitle`, which is what Hugo's own `:slug` means (the front matter `slug`, else the title)."""
     values = {
         "year": f"{date.year:04d}" if date else "",
         "month": f"{date.month:02d}" if date else "",
@@ -101,6 +104,10 @@ def expand_permalink(pattern: str, *, date: dt.datetime | None, slug: str, secti
         "section": section,
         "title": slugify(title),
         "filename": filename,
+        "slugorfilename": slug,
+        "contentbasename": filename,
+        "sections": section,
+        "slugortitle": front_slug or slugify(title) or slug,
     }
     return _PATTERN_TOKEN.sub(lambda m: values[m.group(1)], pattern)
 

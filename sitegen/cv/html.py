@@ -8,7 +8,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
-from sitegen.cv.model import CV
+from sitegen.cv.model import CV, printed_link
 
 _MD = MarkdownIt("commonmark", {"html": False, "linkify": False})
 
@@ -44,10 +44,13 @@ class CVPage:
 
     @property
     def sections(self) -> list[dict[str, Any]]:
-        """Sections with entries whose text fields are safe HTML."""
+        """Sections with entries whose text fields are safe HTML; each link also as print shows it
+        (`printed`: `doi:10.1/x`, `Code: github.com/ada/remat`), since paper has no hover."""
         return [{"key": s.key, "title": s.title, "entries": [{
             "title": inline_markdown(e.title), "subtitle": e.subtitle, "org": e.org, "where": e.where,
             "when": e.when, "summary": inline_markdown(e.summary),
             "highlights": [inline_markdown(h) for h in e.highlights], "keywords": e.keywords,
-            "authors": authors_html(e.authors), "links": e.links, "badges": e.badges, "url": e.url,
+            "authors": authors_html(e.authors), "badges": e.badges, "url": e.url,
+            "links": [{"label": label, "url": url, "printed": printed_link(label, url)} for label, url in e.links],
+            "printed_url": printed_link(self.cv.labels["link"], e.url) if e.url and not e.links else "",
         } for e in s.entries]} for s in self.cv.sections]

@@ -23,7 +23,7 @@ def render_markdown_cv(cv: CV) -> str:
             out.append(f"- {head}")
             if e.authors:
                 out.append("  " + ", ".join(f"**{n}**" if me else n for n, me in e.authors))
-            where = ", ".join(x for x in (e.org, e.where) if x)
+            where = cv.labels.get("comma", ", ").join(x for x in (e.org, e.where) if x)
             if where or e.badges:
                 out.append(f"  *{where}*" + "".join(f" [{b}]" for b in e.badges))
             if e.summary:

@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sitegen.cv.i18n import format_month, labels
+from sitegen.cv.i18n import format_month, labels, localize_venue
 from sitegen.cv.schema import EXTENSION_SECTIONS, JSON_RESUME_SECTIONS
 from sitegen.cv.validate import is_free_section, normalize_url, parse_cv_date
+from sitegen.cv.variant import apply_variant
 
 DEFAULT_ORDER = ["work", "education", "publications", "talks", "teaching", "awards", "projects", "open_source",
                  "patents", "service", "volunteer", "certificates", "skills", "languages", "interests",
@@ -101,6 +102,17 @@ def _range(item: dict[str, Any], lang: str, words: dict[str, str]) -> tuple[str,
     return f"{start_text} – {end_text}".strip(" –"), end_key
 
 
+def location_text(location: dict[str, Any], lang: str) -> str:
+    """Where the CV's owner lives, as written: `Vienna, Austria`; `奥地利维也纳` in Chinese and Japanese (largest
+    place first, no commas). The country is `country` as the author wrote it; `countryCode` (`AT`) only when that
+    is all there is, since sitegen does not translate codes into names."""
+    city, region = _text(location.get("city")), _text(location.get("region"))
+    country = _text(location.get("country")) or _text(location.get("countryCode"))
+    if lang.split("-")[0].lower() in ("zh", "ja") and location.get("country"):
+        return "".join(dict.fromkeys(x for x in (country, region, city) if x))
+    return ", ".join(dict.fromkeys(x for x in (city, region, country) if x))
+
+
 def normalize_name(name: str) -> str:
     """How author names are compared: `A.  Lin` equals `a lin`."""
     return re.sub(r"[\s.]+", " ", name).strip().casefold()
@@ -129,15 +141,16 @@ def _entry(key: str, item: dict[str, Any], lang: str, words: dict[str, str], me:
         entry.title, entry.org = _text(get("name")), _text(get("issuer"))
     elif key == "publications":
         entry.title = _text(get("name"))
-        entry.org = _text(get("venue") or get("publisher"))
-        entry.subtitle = _text(get("type"))
-        entry.authors = [(_text(a), normalize_name(_text(a)) in me) for a in get("authors") or []]
+        entry.org = localize_venue(_text(get("venue") or get("publisher")), lang)
+        entry.subtitle = publication_type(_text(get("type")), entry.org, words)
+        entry.authors = [(words["et_al"] if _text(a) == "et al." else _text(a), normalize_name(_text(a)) in me)
+                         for a in get("authors") or []]
         if get("award"):
             entry.badges.append(_text(get("award")))
         if get("selected"):
             entry.badges.append(words["selected"])
         links += publication_links(_text(get("doi")), _text(get("arxiv")), _text(get("pdf")), _text(get("code")),
-                                   _text(get("slides")))
+                                   _text(get("slides")), words)
     elif key in ("skills", "interests"):
         entry.title, entry.subtitle = _text(get("name")), _text(get("level"))
     elif key == "languages":
@@ -150,9 +163,9 @@ def _entry(key: str, item: dict[str, Any], lang: str, words: dict[str, str], me:
         entry.subtitle = ", ".join(_text(r) for r in get("roles") or [])
     elif key == "talks":
         entry.title, entry.org, entry.where = _text(get("title")), _text(get("event")), _text(get("location"))
-        for label, name in (("Slides", "slides"), ("Video", "video")):
+        for name in ("slides", "video"):
             if get(name):
-                links.append((label, normalize_url(_text(get(name)))))
+                links.append((words[name], normalize_url(_text(get(name)))))
     elif key == "teaching":
         entry.title, entry.org, entry.subtitle = _text(get("course")), _text(get("institution")), _text(get("role"))
     elif key == "patents":
@@ -199,7 +212,8 @@ def section_titles(data: dict[str, Any], lang: str) -> tuple[list[str], dict[str
 
 def build_cv(data: dict[str, Any], lang: str, name_variants: list[str], variant: dict[str, Any] | None = None,
              variant_name: str = "") -> CV:
-    """Normalize raw CV data (already validated) into a CV for one language and variant."""
+    """Normalize raw CV data (already validated) into a CV for one language and variant (`apply_variant`)."""
+    data = apply_variant(data, variant)
     words = labels(lang)
     basics = data.get("basics") or {}
     me = {normalize_name(n) for n in [_text(basics.get("name")), *name_variants] if n}
@@ -207,36 +221,65 @@ def build_cv(data: dict[str, Any], lang: str, name_variants: list[str], variant:
     cv = CV(lang=lang, name=_text(basics.get("name")), label=_text(basics.get("label")),
             email=_text(basics.get("email")), phone=_text(basics.get("phone")),
             url=normalize_url(_text(basics.get("url"))),
-            location=", ".join(_text(location.get(k)) for k in ("city", "region", "countryCode") if location.get(k)),
+            location=location_text(location, lang),
             summary=_text(basics.get("summary")),
             profiles=[(_text(p.get("network")), _text(p.get("username")), normalize_url(_text(p.get("url"))))
                       for p in basics.get("profiles") or []],
             variant=variant_name, labels=words)
     order, titles = section_titles(data, lang)
-    variant = variant or {}
-    wanted_tags = set(variant.get("tags") or [])
-    if variant.get("sections"):
-        order = [k for k in variant["sections"] if k in titles]
     for key in order:
         raw = data[key]
         items = raw["entries"] if isinstance(raw, dict) else raw
         entries = [_entry(key, item, lang, words, me) for item in items if isinstance(item, dict)]
-        if wanted_tags:
-            entries = [e for e in entries if not e.tags or wanted_tags & set(e.tags)]
-        if key == "publications" and variant.get("max_publications"):
-            limit = int(variant["max_publications"])
-            selected = [e for e in entries if words["selected"] in e.badges]
-            rest = [e for e in entries if words["selected"] not in e.badges]
-            keep = {id(e) for e in (selected + rest)[:limit]}
-            entries = [e for e in entries if id(e) in keep]
         if entries:
             cv.sections.append(Section(key, titles[key], entries))
     return cv
 
 
-def publication_links(doi: str, arxiv: str, pdf: str, code: str, slides: str) -> list[tuple[str, str]]:
-    """A publication's (label, URL) links in the order the CV and the publications page show them."""
+def publication_links(doi: str, arxiv: str, pdf: str, code: str, slides: str,
+                      words: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """A publication's (label, URL) links in the order the CV and the publications page show them; `words`
+    (`sitegen.cv.i18n.labels`) translates the labels that are words (DOI, arXiv and PDF are names)."""
+    words = words or labels("en")
     links = [("DOI", f"https://doi.org/{doi}" if doi else ""),
              ("arXiv", f"https://arxiv.org/abs/{arxiv}" if arxiv else ""),
-             ("PDF", normalize_url(pdf)), ("Code", normalize_url(code)), ("Slides", normalize_url(slides))]
+             ("PDF", normalize_url(pdf)), (words["code"], normalize_url(code)),
+             (words["slides"], normalize_url(slides))]
     return [(label, url) for label, url in links if url]
+
+
+SELF_EVIDENT_TYPES = ("journal", "conference")
+"""Publication types a venue already says (`MLSys 2024`): the CV does not print them after the title."""
+
+
+def publication_type(kind: str, venue: str, words: dict[str, str]) -> str:
+    """The type to print after a publication's title, in the CV's language, or "" when the venue already
+    says it (`thesis` beside `PhD thesis, ...`, `preprint` beside `arXiv preprint`) or needs no saying."""
+    if not kind or kind in SELF_EVIDENT_TYPES:
+        return ""
+    label = words.get(f"type_{kind}", kind)
+    said = venue.casefold()
+    if label.casefold() in said or kind.casefold() in said:
+        return ""
+    return label
+
+
+_DOI_URL = re.compile(r"^https?://(?:dx\.)?doi\.org/(.+)$")
+_ARXIV_URL = re.compile(r"^https?://arxiv\.org/abs/(.+)$")
+
+
+def link_target(url: str) -> str:
+    """What a printed CV shows for a link, since paper has no hover: `doi:10.1/x`, `arXiv:2402.01234`, or the
+    address without `https://` (`github.com/ada/remat`)."""
+    if match := _DOI_URL.match(url):
+        return f"doi:{match[1]}"
+    if match := _ARXIV_URL.match(url):
+        return f"arXiv:{match[1]}"
+    text = re.sub(r"^https?://", "", url)
+    return text[:-1] if text.endswith("/") and text.count("/") == 1 else text
+
+
+def printed_link(label: str, url: str) -> str:
+    """A link as a printed CV writes it: `doi:10.1/x`, `arXiv:2402.01234`, `Code: github.com/ada/remat`."""
+    target = link_target(url)
+    return target if target.startswith(("doi:", "arXiv:")) or target == label else f"{label}: {target}"

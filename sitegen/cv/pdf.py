@@ -14,7 +14,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from sitegen.cv.model import CV, Entry
+from sitegen.cv.model import CV, Entry, link_target, printed_link
 from sitegen.errors import ConfigError
 
 _MD = MarkdownIt("commonmark", {"html": False})
@@ -26,6 +26,8 @@ characters take Simplified Chinese shapes in Chinese and Japanese shapes in Japa
 REGIONS = {"zh": "cn", "ja": "jp", "ko": "kr"}
 """Typst's `region` when the CV's language tag names none (`zh` is written as in mainland China)."""
 ACCENT = 'rgb("#0b5cad")'
+COMPACT_SECTIONS = ("skills", "languages", "interests", "references")
+"""Sections of short entries, typeset as one unbreakable block."""
 
 
 def s(text: str) -> str:
@@ -40,6 +42,7 @@ def inline(markdown: str) -> str:
     tokens = _MD.parseInline(markdown)[0].children or []
     stack: list[list[str]] = [[]]
     wrappers: list[str] = []
+    hrefs: list[str] = []
     for token in tokens:
         if token.type in ("text", "html_inline"):
             stack[-1].append(f"text({s(token.content)})")
@@ -50,23 +53,26 @@ def inline(markdown: str) -> str:
         elif token.type.endswith("_open") and token.type in ("strong_open", "em_open", "link_open"):
             href = str(token.attrs.get("href", ""))
             wrappers.append({"strong_open": "strong", "em_open": "emph"}.get(token.type, f"link({s(href)})"))
+            hrefs.append(href)
             stack.append([])
         elif token.type in ("strong_close", "em_close", "link_close") and wrappers:
             body = " + ".join(stack.pop()) or "[]"
-            wrapper = wrappers.pop()
+            wrapper, href = wrappers.pop(), hrefs.pop()
             stack[-1].append(f"{wrapper}({body})" if not wrapper.startswith("link(") else f"{wrapper}[#({body})]")
+            if wrapper.startswith("link(") and href.startswith(("http://", "https://")):
+                stack[-1].append(f"text({s(' (' + link_target(href) + ')')})")  # printed: no hover
     while len(stack) > 1:
         stack[-2].extend(stack.pop())
     return "(" + (" + ".join(stack[0]) or "[]") + ")"
 
 
-def _entry(e: Entry, accent: str) -> str:
+def _entry(e: Entry, accent: str, link_label: str = "Link", comma: str = ", ") -> str:
     head = [f"strong({inline(e.title)})"]
     if e.subtitle:
         head.append(f"text({s(' · ' + e.subtitle)})")
     lines = [f"grid(columns: (1fr, auto), column-gutter: 1em, {' + '.join(head)}, "
              f"text(size: 9pt, fill: luma(90), {s(e.when)}))"]
-    org = ", ".join(x for x in (e.org, e.where) if x)
+    org = comma.join(x for x in (e.org, e.where) if x)
     if e.authors:
         names = " + text(\", \") + ".join(f"strong({s(n)})" if me else f"text({s(n)})" for n, me in e.authors)
         lines.append(f"text(size: 9pt, {names})")
@@ -80,12 +86,13 @@ def _entry(e: Entry, accent: str) -> str:
         lines.append(f"list(tight: true, spacing: 0.35em, {items})")
     if e.keywords:
         lines.append(f"text(size: 9pt, fill: luma(70), {s(', '.join(e.keywords))})")
-    links = [(label, url) for label, url in e.links] + ([("Link", e.url)] if e.url and not e.links else [])
-    if links:
-        parts = " + text(\" · \") + ".join(f"link({s(url)}, text(fill: {accent}, {s(label)}))" for label, url in links)
+    links = [(label, url) for label, url in e.links] + ([(link_label, e.url)] if e.url and not e.links else [])
+    if links:  # the target as text (doi:10.1/x, github.com/...): a printed CV has no hover
+        parts = " + text(\" · \") + ".join(f"link({s(url)}, text(fill: {accent}, {s(printed_link(label, url))}))"
+                                         for label, url in links)
         lines.append(f"text(size: 9pt, {parts})")
     body = ", ".join(lines)
-    return f"#block(breakable: false, below: 0.9em, width: 100%)[#stack(dir: ttb, spacing: 0.45em, {body})]"
+    return f"#block(breakable: false, below: 0.8em, width: 100%)[#stack(dir: ttb, spacing: 0.4em, {body})]"
 
 
 def typst_source(cv: CV, paper: str, fonts: list[str] | None = None, date: dt.datetime | None = None) -> str:
@@ -95,15 +102,15 @@ def typst_source(cv: CV, paper: str, fonts: list[str] | None = None, date: dt.da
     contacts = [c for c in (cv.email, cv.phone, cv.location) if c]
     contact_exprs = [f"text({s(c)})" for c in contacts]
     if cv.url:
-        contact_exprs.append(f"link({s(cv.url)}, text(fill: {ACCENT}, {s(cv.url)}))")
-    contact_exprs += [f"link({s(url)}, text(fill: {ACCENT}, {s(network + ': ' + user)}))"
+        contact_exprs.append(f"link({s(cv.url)}, text(fill: {ACCENT}, {s(link_target(cv.url))}))")
+    contact_exprs += [f"link({s(url)}, text(fill: {ACCENT}, {s(link_target(url))}))"
                       for network, user, url in cv.profiles if url]
     lang, region = language_and_region(cv.lang)
     families = ", ".join(s(f) for f in (fonts or font_families(cv, []))) + ","
     when = (f"datetime(year: {date.year}, month: {date.month}, day: {date.day}, hour: {date.hour}, "
             f"minute: {date.minute}, second: {date.second})" if date else "none")
     out = [
-        f"#set document(title: {s(cv.name + ' — CV')}, author: {s(cv.name)}, date: {when})",
+        f"#set document(title: {s(cv.name + ' — ' + cv.labels.get('cv', 'CV'))}, author: {s(cv.name)}, date: {when})",
         f"#set page(paper: {s(paper_name)}, margin: (x: 1.7cm, y: 1.6cm), "
         "footer: context align(right, text(size: 8pt, fill: luma(120), "
         "counter(page).display(\"1 / 1\", both: true))))",
@@ -123,8 +130,15 @@ def typst_source(cv: CV, paper: str, fonts: list[str] | None = None, date: dt.da
     if cv.summary:
         out.append(f"#v(0.4em)\n#({inline(cv.summary)})")
     for section in cv.sections:
-        out.append(f"#heading(level: 2, {s(section.title)})")
-        out.extend(_entry(e, ACCENT) for e in section.entries)
+        entries = [_entry(e, ACCENT, cv.labels.get("link", "Link"), cv.labels.get("comma", ", "))
+                   for e in section.entries]
+        heading = f"#heading(level: 2, {s(section.title)})"
+        if section.key in COMPACT_SECTIONS:  # a line or two each: kept together, never one line left alone
+            body = "\n".join([heading, *entries])
+            out.append(f"#block(breakable: false, above: 1.3em, width: 100%)[\n{body}\n]")
+        else:
+            out.append(heading)
+            out.extend(entries)
     return "\n".join(out) + "\n"
 
 

@@ -5,9 +5,11 @@ A BibTeX entry maps onto the CV's publication fields (`sitegen.cv.schema.PUBLICA
 entry type -> `type`, year-month-day -> `releaseDate`, plus al-folio's custom fields (`selected`, `pdf`, `code`,
 `slides`, `award`, `abstract` -> `summary`) and `keywords` / `tags` -> `tags`.
 
-The merge rule (`merge_publications`): a CV lists the publications written in its own file first, in their
-order, then the BibTeX ones newest first, leaving out any with the same DOI or the same normalised title as
-an entry already listed. So a translated CV (data/cv.zh.yaml) overrides an entry by writing it itself.
+The merge rule (`merge_publications`): a CV's own publications and the BibTeX ones are listed together, newest
+first (undated last; on the same date the CV file's entries first, in their order), leaving out a BibTeX entry
+with the same DOI or the same normalised title as one the CV file writes. So a translated CV (data/cv.zh.yaml)
+overrides an entry by writing it itself (the fields it leaves out, such as the date and the links, come
+from the BibTeX entry: `FILLED_FROM_BIBTEX`), and its list is in the same order as the other languages'.
 """
 
 from __future__ import annotations
@@ -20,8 +22,13 @@ from typing import Any
 
 from sitegen.content.urls import is_site_path
 
-SITE_FIELDS = frozenset({"selected", "pdf", "code", "slides", "award", "award_name", "abstract", "tags", "html"})
+SITE_FIELDS = frozenset({"selected", "pdf", "code", "slides", "award", "award_name", "abstract", "tags", "html",
+                         "abbr", "supp", "poster", "website", "video", "project", "bibtex_show", "preview",
+                         "altmetric", "dimensions", "google_scholar_id", "additional_info", "annotation"})
 """Fields that only steer how sitegen shows an entry; left out of the BibTeX shown for citing it."""
+FILLED_FROM_BIBTEX = ("releaseDate", "authors", "type", "doi", "arxiv", "url", "pdf", "code", "slides", "tags")
+"""What a CV file's entry takes from the BibTeX entry of the same work when it leaves it out (not the words it
+translates: name, venue, award, summary; nor `selected`, a choice made per CV)."""
 TYPES = {
     "article": "journal", "inproceedings": "conference", "conference": "conference", "phdthesis": "thesis",
     "mastersthesis": "thesis", "thesis": "thesis", "book": "book", "booklet": "book", "proceedings": "book",
@@ -29,6 +36,8 @@ TYPES = {
     "manual": "report", "patent": "patent", "unpublished": "preprint", "preprint": "preprint",
 }
 """BibTeX entry type -> CV publication type (`@misc` and `@online` are preprints when they carry an arXiv id)."""
+MORE_LINKS = ("video", "poster", "website", "project", "supp")
+"""Link fields beyond url/pdf/code/slides (al-folio's names), in the order they are shown."""
 _ARXIV_IN_TEXT = re.compile(r"arxiv[:\s]*(\d{4}\.\d{4,5}(?:v\d+)?)", re.IGNORECASE)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 _TRUE, _FALSE = {"true", "yes", "1"}, {"false", "no", "0", ""}
@@ -59,6 +68,12 @@ class Publication:
     summary: str = ""
     tags: tuple[str, ...] = ()
     publisher: str = ""
+    abbr: str = ""
+    """Venue abbreviation for a badge (al-folio's `abbr`: `MLSys`)."""
+    note: str = ""
+    """BibTeX `note` (`Oral presentation`, `To appear`)."""
+    more_links: tuple[tuple[str, str], ...] = ()
+    """(field, URL) of video, poster, project page (`website`/`project`) and supplementary (`supp`)."""
     bibtex: str = ""
     """The entry as others should cite it (see `sitegen.cv.bibtex.clean_bibtex`)."""
     path: str = ""
@@ -107,7 +122,7 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
         problems.append(("doi", f"`doi = {{{get('doi')}}}` is not a DOI",
                          "write the DOI alone, e.g. `doi = {10.1145/3600006.3613165}`"))
     links: dict[str, str] = {}
-    for name in ("url", "pdf", "code", "slides"):
+    for name in ("url", "pdf", "code", "slides", *MORE_LINKS):
         value = get(name, "") or (get("html", "") if name == "url" else "")
         if value and not (re.fullmatch(r"https?://\S+", value) or (is_site_path(value) and " " not in value)):
             problems.append((name, f"`{name} = {{{value}}}` is not a link",
@@ -123,7 +138,9 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
         type=kind_type, date=date, doi=doi, arxiv=arxiv, url=links["url"], pdf=links["pdf"],
         code=links["code"], slides=links["slides"], award=get("award_name") or get("award", ""),
         selected=selected in _TRUE, summary=get("abstract", ""), tags=tuple(dict.fromkeys(tags)),
-        publisher=get("publisher", ""), bibtex=bibtex, path=path, line=line)
+        publisher=get("publisher", ""), abbr=get("abbr", ""), note=get("note", ""),
+        more_links=tuple((name, links[name]) for name in MORE_LINKS if links[name]), bibtex=bibtex, path=path,
+        line=line)
     return publication, problems
 
 
@@ -186,17 +203,24 @@ def newest_first(publications: Iterable[Publication]) -> list[Publication]:
 
 
 def merge_publications(data: dict[str, Any], publications: list[Publication]) -> dict[str, Any]:
-    """CV data with the BibTeX publications added after its own (see the module docstring for the rule)."""
+    """CV data with the BibTeX publications merged into its own, newest first (see the module docstring)."""
     if not publications:
         return data
     own = [p for p in data.get("publications") or [] if isinstance(p, dict)]
-    taken: set[str] = set().union(*(work_keys(p) for p in own))
+    owners = {key: i for i, p in enumerate(own) for key in work_keys(p)}
+    taken: set[str] = set(owners)
     added = []
     for publication in newest_first(publications):
         item = publication.cv_item()
         keys = work_keys(item)
         if keys & taken:
+            mine = next((owners[k] for k in keys if k in owners), None)
+            if mine is not None:  # the CV file writes it: what it leaves out (date, links) comes from BibTeX
+                own[mine] = {**{k: v for k, v in item.items() if k in FILLED_FROM_BIBTEX}, **own[mine]}
             continue
         taken |= keys
         added.append(item)
-    return {**data, "publications": [*own, *added]}
+    # reverse=True keeps equal keys in their order (Python's sort is stable either way): own entries, then BibTeX.
+    merged = sorted([*own, *added], key=lambda p: (bool(p.get("releaseDate")), str(p.get("releaseDate") or "")),
+                    reverse=True)
+    return {**data, "publications": merged}

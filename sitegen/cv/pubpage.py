@@ -10,7 +10,7 @@ Without such a page, one is generated at /publications/ (as /cv/ is for a CV), u
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,10 +24,13 @@ from sitegen.cv.html import authors_html, inline_markdown
 from sitegen.cv.i18n import format_month, labels
 from sitegen.cv.model import normalize_name, publication_links
 from sitegen.cv.publication import Publication, newest_first, work_keys
+from sitegen.cv.pubmeta import LINK_LABELS, citation_tags, coins, scholarly_jsonld
 from sitegen.cv.source import CVSource
 
 PAGE = "_publications"
 LAYOUT = "publications"
+ENTRY_LAYOUT = "publication"
+"""Layout of a publication's own page (`publications.pages: true`)."""
 URL = "/publications/"
 
 
@@ -62,6 +65,34 @@ class PublicationView:
     """The entry as others should cite it; empty for a publication written in a CV file."""
     labels: dict[str, str] = field(default_factory=dict)
     """Words in the listing's language (`abstract`, `selected`)."""
+    abbr: str = ""
+    """Venue abbreviation badge (`MLSys`)."""
+    note: str = ""
+    abstract: str = ""
+    """The abstract as plain text (for meta tags, JSON-LD and search)."""
+    page: str = ""
+    """Site-relative URL of its own page (`publications.pages: true`), else empty."""
+    permalink: str = ""
+    """Absolute URL of its own page, else of its anchor on /publications/."""
+    citation: list[tuple[str, str]] = field(default_factory=list)
+    """Highwire Press `citation_*` meta tags (name, content), for Google Scholar and Zotero."""
+    jsonld: dict[str, Any] = field(default_factory=dict)
+    """schema.org `ScholarlyArticle` (or Thesis, Book, Chapter, Report), absolute URLs."""
+    coins: str = ""
+    """COinS (OpenURL KEV) for `<span class="Z3988" title="...">`."""
+
+    @property
+    def search_text(self) -> str:
+        """What a search index should find it by: title, co-authors, venue (and its abbreviation), year, tags
+        and abstract, as one plain string."""
+        parts = [self.title, ", ".join(self.author_names), self.venue, self.abbr, self.year, " ".join(self.tags),
+                 self.abstract]
+        return " ".join(p for p in parts if p)
+
+    @property
+    def jsonld_document(self) -> dict[str, Any]:
+        """`jsonld` as a document of its own (with `@context`), for the publication's own page."""
+        return {"@context": "https://schema.org", **self.jsonld}
 
 
 @dataclass(frozen=True)
@@ -133,10 +164,12 @@ def plan_publications(tree: ContentTree, config: SiteConfig, urls: UrlHelper, bi
     me = {normalize_name(n) for n in owners if n}
     anchors = _anchors(publications)
 
+    own_pages = config.publications.get("pages") is True
+
     def listing(lang: str) -> PublicationList:
         words = labels(lang)
-        return PublicationList([_view(p, a, me, words, lang, urls.url) for p, a in zip(publications, anchors,
-                                                                                                strict=True)], words)
+        return PublicationList([entry_view(p, a, me, words, lang, urls, own_pages)
+                                for p, a in zip(publications, anchors, strict=True)], words)
 
     pages = [source for source, page in sorted(tree.pages.items()) if page.layout == LAYOUT]
     taken = {output_path_for(u).casefold() for u in tree.urls.values()}
@@ -146,9 +179,24 @@ def plan_publications(tree: ContentTree, config: SiteConfig, urls: UrlHelper, bi
                            body="", layout=LAYOUT, generated=True)
         pages = [PAGE]
     all_pages = {**tree.pages, **added}
-    return PublicationsPlan(
-        listing=listing(config.language), pages=added, urls={PAGE: URL} if added else {},
-        context={source: {"publications": listing(all_pages[source].lang or config.language)} for source in pages})
+    site_listing = listing(config.language)
+    page_urls = {PAGE: URL} if added else {}
+    context: dict[str, dict[str, Any]] = {
+        source: {"publications": listing(all_pages[source].lang or config.language)} for source in pages}
+    if own_pages:  # `publications.pages: true`: a page per publication, for Google Scholar's and Zotero's readers
+        for entry in site_listing.entries:
+            source = f"{PAGE}/{entry.id}"
+            added[source] = Page(source=source, kind="page", title=entry.title, body="", layout=ENTRY_LAYOUT,
+                                 description=entry.abstract[:300] or _cited_as(entry), generated=True)
+            page_urls[source] = f"{URL}{entry.id}/"
+            context[source] = {"publication": entry, "publications": site_listing}
+    return PublicationsPlan(listing=site_listing, pages=added, urls=page_urls, context=context)
+
+
+def _cited_as(entry: PublicationView) -> str:
+    """`Ada Lin, Bo Chen. MLSys 2024, May 2024.`: a page description for an entry without an abstract."""
+    parts = [", ".join(entry.author_names), ", ".join(x for x in (entry.venue, entry.when) if x)]
+    return ". ".join(p for p in parts if p) + "." if any(parts) else entry.title
 
 
 def _anchors(publications: list[Publication]) -> list[str]:
@@ -167,17 +215,27 @@ def _anchors(publications: list[Publication]) -> list[str]:
     return out
 
 
-def _view(p: Publication, anchor: str, me: set[str], words: dict[str, str], lang: str,
-          url: Callable[[str], str]) -> PublicationView:
+def entry_view(p: Publication, anchor: str, me: set[str], words: dict[str, str], lang: str, urls: UrlHelper,
+               own_page: bool = False) -> PublicationView:
+    """One publication as templates show it (see `sitegen.cv.pubmeta` for its meta tags and JSON-LD)."""
     def link(value: str) -> str:
-        return url(value) if value.startswith("/") else value
+        return urls.url(value) if value.startswith("/") else value
+
+    def absolute(value: str) -> str:
+        return urls.absurl(value) if value.startswith("/") else value
 
     links = [(label, link(value)) for label, value in publication_links(p.doi, p.arxiv, p.pdf, p.code, p.slides)]
+    links += [(LINK_LABELS[name], link(value)) for name, value in p.more_links]
     parts = [int(x) for x in p.date.split("-")[:2] if x.isdigit()]
     when = format_month(parts[0], parts[1] if len(parts) > 1 else None, lang) if parts else ""
-    badges = [b for b in (p.award, words["selected"] if p.selected else "") if b]
+    page = f"{URL}{anchor}/" if own_page else ""
+    permalink = urls.absurl(page) if page else urls.absurl(URL) + "#" + anchor
+    abstract = " ".join(p.summary.split())
     return PublicationView(
         id=anchor, key=p.key, title=p.title, authors=authors_html([(a, normalize_name(a) in me) for a in p.authors]),
         author_names=list(p.authors), venue=p.venue, type=p.type, date=p.date, year=p.year, when=when,
-        badges=badges, links=links, url=link(p.url), selected=p.selected, award=p.award,
-        summary=inline_markdown(p.summary), tags=list(p.tags), bibtex=p.bibtex, labels=words)
+        badges=[p.award] if p.award else [], links=links, url=link(p.url), selected=p.selected, award=p.award,
+        summary=inline_markdown(p.summary), tags=list(p.tags), bibtex=p.bibtex, labels=words, abbr=p.abbr,
+        note=p.note, abstract=abstract, page=urls.url(page) if page else "", permalink=permalink,
+        citation=citation_tags(p, absolute), jsonld=scholarly_jsonld(p, permalink, abstract, absolute),
+        coins=coins(p, permalink))

@@ -27,7 +27,8 @@ def arr(item: Spec) -> tuple[str, Spec]:
 
 
 TAGS = {"tags": STRINGS}
-LOCATION = obj(address=STRING, postalCode=STRING, city=STRING, countryCode=STRING, region=STRING)
+LOCATION = obj(address=STRING, postalCode=STRING, city=STRING, countryCode=STRING, region=STRING, country=STRING)
+"""`country` (the name as written, shown instead of the ISO `countryCode`) is sitegen's; JSON Resume allows it."""
 PROFILE = obj(network=STRING, username=STRING, url=URL)
 BASICS = obj(name=STRING, label=STRING, image=STRING, email=EMAIL, phone=STRING, url=URL, summary=STRING,
              location=LOCATION, profiles=arr(PROFILE))
@@ -92,7 +93,10 @@ def json_schema() -> dict[str, Any]:
             return {"type": "array", "items": convert(spec[1])}
         scalars: dict[str, dict[str, Any]] = {
             STRING: {"type": "string"},
-            DATE: {"type": "string", "pattern": r"^([1-2][0-9]{3}(-[0-1][0-9](-[0-3][0-9])?)?|present)$",
+            # JSON Resume's iso8601 (2019, 2019-05, 2019-05-01); a bare year in YAML is a number, so that too.
+            DATE: {"anyOf": [
+                {"type": "string", "pattern": r"^([1-2][0-9]{3}(-[0-1][0-9](-[0-3][0-9])?)?|present)$"},
+                {"type": "integer", "minimum": 1000, "maximum": 2999}],
                    "description": "2015, 2015-09 or 2015-09-01; `present` for an ongoing endDate"},
             URL: {"type": "string", "format": "uri"},
             EMAIL: {"type": "string", "format": "email"},

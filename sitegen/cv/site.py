@@ -2,7 +2,7 @@
 
     data/cv.yaml      -> /cv/ (content/cv.md supplies title and intro), /cv.pdf, /cv.json
     data/cv.zh.yaml   -> /zh/cv/, /zh/cv.pdf, /zh/cv.json (linked to each other with hreflang)
-    data/*.bib        -> the publications of every CV above (after those its file lists)
+    data/*.bib        -> the publications of every CV above (with those its file lists, newest first)
     cv.variants.short -> /cv/short/, /cv-short.pdf, /cv-short.json (and per language)
 """
 
@@ -66,7 +66,7 @@ def plan_cv(tree: ContentTree, urls: UrlHelper, sources: list[CVSource], options
             publications: list[Publication] | None = None) -> CVPlan:
     """Decide the CV pages to add to the assembled tree and every CV file (pure: the tree is not changed).
 
-    Publications from BibTeX join every CV after the ones its file lists (`merge_publications`).
+    Publications from BibTeX join every CV, newest first with the ones its file lists (`merge_publications`).
     """
     plan = CVPlan()
     if not sources:
@@ -126,5 +126,5 @@ def cv_files(plan: CVPlan, options: CVOptions, date: dt.datetime | None, memo: B
         files[doc.pdf_path] = memo.blob(key, functools.partial(
             render_pdf, doc.cv, paper=options.paper, font_paths=options.font_paths, fonts=options.fonts,
             source_label=doc.source.path, date=date))
-        files[doc.json_path] = json_resume_bytes(doc.source.data)
+        files[doc.json_path] = json_resume_bytes(doc.source.data, options.variants.get(doc.cv.variant))
     return files

@@ -1,5 +1,6 @@
-"""Find, read and validate the CV sources of a site: `data/cv.yaml` (or .json/.toml), `data/cv.<lang>.yaml`
-and the BibTeX files of publications (`data/*.bib`, or the files `cv.bibtex` names)."""
+"""Find, read and validate the CV sources of a site: `data/cv.yaml` (or .json/.toml, or JSON Resume's own
+`data/resume.json`), `data/cv.<lang>.yaml` and the BibTeX files of publications (`data/*.bib`, or the files
+`cv.bibtex` names)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from sitegen.confine import check_inside
 from sitegen.content.sources import SourceFile, parse_by_extension, read_text
 from sitegen.cv.publication import Publication
 from sitegen.cv.validate import key_lines, validate_cv
-from sitegen.errors import ConfigError, ContentError, SitegenError, raise_if_any
+from sitegen.errors import ConfigError, ContentError, Diagnostic, SitegenError, raise_if_any
 
 BibResult = tuple[list[Publication], list[SitegenError]]
-_NAME = re.compile(r"^cv(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.(yaml|yml|json|toml)$")
+_NAME = re.compile(r"^(?:cv(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.(?:yaml|yml|json|toml)"
+                   r"|resume(?:\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?))?\.json)$")
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,8 @@ class CVSource:
     path: str
     """Site-relative path, for messages (`data/cv.zh.yaml`)."""
     data: dict[str, Any]
+    notes: tuple[Diagnostic, ...] = ()
+    """Warnings: keys of a JSON CV that look like a mistyped known key (kept, as JSON Resume allows them)."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,8 @@ def cv_options(config: SiteConfig) -> CVOptions:
         if not re.match(r"^[a-z0-9][a-z0-9_-]*$", str(name)) or not isinstance(options, dict):
             errors.append(ConfigError(f"`cv.variants.{name}`: a variant needs a simple name and a mapping",
                                       path=config.path, hint="e.g. short: {tags: [systems], max_publications: 10}"))
+            continue
+        errors.extend(_variant_errors(str(name), options, config.path))
     font = pdf.get("font") or []
     font = [font] if isinstance(font, str) else font
     if not isinstance(font, list) or not all(isinstance(f, str) and f.strip() for f in font):
@@ -101,6 +107,29 @@ def cv_options(config: SiteConfig) -> CVOptions:
                      fonts=[f.strip() for f in font])
 
 
+VARIANT_KEYS = {"sections": "a list of section keys, e.g. [work, publications]",
+                "tags": "a list of tags, e.g. [systems]",
+                "max_publications": "a whole number, e.g. 10"}
+"""What a variant may say (`sitegen.cv.variant.apply_variant` applies it)."""
+
+
+def _variant_errors(name: str, options: dict[str, Any], path: str) -> list[SitegenError]:
+    """Every problem of one `cv.variants` entry: unknown keys (a typo would silently give the full CV) and
+    values of the wrong kind."""
+    errors: list[SitegenError] = []
+    for key, value in options.items():
+        where = f"`cv.variants.{name}.{key}`"
+        if key not in VARIANT_KEYS:
+            errors.append(ConfigError(f"{where}: unknown key", path=path,
+                                      hint=f"a variant takes {', '.join(VARIANT_KEYS)}"))
+        elif key == "max_publications":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                errors.append(ConfigError(f"{where}: expected {VARIANT_KEYS[key]}, got {value!r}", path=path))
+        elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            errors.append(ConfigError(f"{where}: expected {VARIANT_KEYS[key]}, got {value!r}", path=path))
+    return errors
+
+
 def _inside_site(path: str) -> bool:
     """A relative path that stays in the site folder (`data/papers.bib`, not `../x.bib` or `/etc/x.bib`)."""
     pure = PurePosixPath(path.replace("\\", "/"))
@@ -115,10 +144,18 @@ def load_cv_file(file: Path, label: str, lang: str) -> tuple[CVSource | None, li
         data = parse_by_extension(text, label)
     except SitegenError as exc:
         return None, [exc]
-    errors = validate_cv(data, label, key_lines(text))
+    # JSON is the JSON Resume format, which allows keys of its own anywhere: they are kept, never an error;
+    # one that looks like a mistyped known key (`stratDate`) is a warning, since it is not shown.
+    lines = key_lines(text)
+    json_resume = label.endswith(".json")
+    errors = validate_cv(data, label, lines, allow_extra=json_resume)
     if errors:
         return None, errors
-    return CVSource(lang, label, _plain(data)), []
+    notes = tuple(Diagnostic(e.message.replace("unknown key", "not a key sitegen shows (kept in the JSON Resume "
+                                                                "output)"), path=e.path, line=e.line, hint=e.hint)
+                  for e in (validate_cv(data, label, lines) if json_resume else [])
+                  if "unknown key" in e.message and (e.hint or "").startswith("did you mean"))
+    return CVSource(lang, label, _plain(data), notes), []
 
 
 def _plain(value: Any) -> Any:
@@ -155,10 +192,10 @@ def discover_cvs(site_dir: Path, default_lang: str, *, allow_outside: bool = Fal
         except SitegenError as exc:
             errors.append(exc)
             continue
-        lang = match.group(1) or default_lang
+        lang = match.group(1) or match.group(2) or default_lang
         if lang in seen:
             errors.append(ContentError(f"a second CV for language `{lang}`", path=f"data/{file.name}",
-                                       hint="keep one of cv.yaml / cv.json / cv.toml per language"))
+                                       hint="keep one of cv.yaml / cv.json / cv.toml / resume.json per language"))
             continue
         seen.add(lang)
         source, problems = load_cv_file(file, f"data/{file.name}", lang)

@@ -94,9 +94,10 @@ def valid_url(value: str) -> bool:
 
 
 class _Validator:
-    def __init__(self, path: str, lines: dict[str, int]) -> None:
+    def __init__(self, path: str, lines: dict[str, int], allow_extra: bool = False) -> None:
         self.file = path
         self.lines = lines
+        self.allow_extra = allow_extra
         self.errors: list[SitegenError] = []
 
     def error(self, where: str, message: str, hint: str | None = None) -> None:
@@ -131,7 +132,7 @@ class _Validator:
             child = f"{where}.{k}" if where else k
             if k in fields:
                 self.check(v, fields[k], child, k)
-            elif not open_keys:
+            elif not open_keys and not self.allow_extra:
                 close = difflib.get_close_matches(k, list(fields), n=1, cutoff=0.6)
                 self.error(child, f"unknown key `{k}`",
                            f"did you mean `{close[0]}`?" if close else f"known keys: {', '.join(sorted(fields))}")
@@ -176,9 +177,13 @@ def is_free_section(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(e, dict) and "title" in e for e in value)
 
 
-def validate_cv(data: Any, path: str, lines: dict[str, int]) -> list[SitegenError]:
-    """Every problem in a CV document, in file order."""
-    check = _Validator(path, lines)
+def validate_cv(data: Any, path: str, lines: dict[str, int], *, allow_extra: bool = False) -> list[SitegenError]:
+    """Every problem in a CV document, in file order.
+
+    `allow_extra`: keys the format does not declare are accepted anywhere (JSON Resume allows them, so a
+    `resume.json` from another tool reads unchanged); otherwise each is an error with a "did you mean".
+    """
+    check = _Validator(path, lines, allow_extra)
     if not isinstance(data, dict):
         check.error("", "a CV must be a mapping with `basics`, `work`, ... at the top")
         return check.errors
@@ -191,7 +196,7 @@ def validate_cv(data: Any, path: str, lines: dict[str, int]) -> list[SitegenErro
             where = f"{key}.entries" if isinstance(value, dict) else key
             for i, entry in enumerate(entries):
                 check.check(entry, FREE_ENTRY, f"{where}[{i}]")
-        else:
+        elif not allow_extra:
             close = difflib.get_close_matches(key, list(TOP_LEVEL), n=1, cutoff=0.6)
             check.error(key, f"unknown section `{key}`",
                         f"did you mean `{close[0]}`?" if close else

@@ -15,11 +15,12 @@ from pathlib import Path
 
 from sitegen.config import SiteConfig
 from sitegen.dialects.base import Dialect
+from sitegen.dialects.hugo import HUGO
 from sitegen.dialects.jekyll import JEKYLL
 from sitegen.dialects.native import NATIVE
 from sitegen.errors import Diagnostic
 
-DIALECTS: tuple[Dialect, ...] = (JEKYLL, NATIVE)
+DIALECTS: tuple[Dialect, ...] = (HUGO, JEKYLL, NATIVE)
 """Every dialect, most specific first; the last one (sitegen's own) accepts any folder."""
 
 
@@ -36,4 +37,4 @@ def load_site_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     return detect_dialect(site_dir).load_config(site_dir)
 
 
-__all__ = ["DIALECTS", "JEKYLL", "NATIVE", "Dialect", "detect_dialect", "load_site_config"]
+__all__ = ["DIALECTS", "HUGO", "JEKYLL", "NATIVE", "Dialect", "detect_dialect", "load_site_config"]

@@ -3,11 +3,30 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from sitegen.config import SiteConfig
 from sitegen.errors import Diagnostic
+
+
+def _no_page(path: str) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class ExpandContext:
+    """What expanding one page's in-content syntax may look up in the assembled site (given by the build)."""
+
+    resolve_ref: Callable[[str], str | None] = _no_page
+    """A page path as the page names it (`x.md`, `/posts/x`, `posts/x.md`; relative to the page, then to
+    content/) -> the target's URL with the base path, or None when no published page is there."""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    """The page's front matter over the site's `params` (what Hugo's `param` shortcode reads)."""
+    site_url: Callable[[str], str] = str
+    """A site path (`/img/a.png`) -> its URL with the site's base path (`/repo/img/a.png`)."""
 
 
 class Dialect(Protocol):
@@ -39,7 +58,9 @@ class Dialect(Protocol):
         """The URL segment of a taxonomy term (`C++` -> `c++` for Hugo's urlize)."""
         ...
 
-    def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
+    def expand(self, body: str, source: str, body_line: int,
+               context: ExpandContext | None = None) -> tuple[str, list[Diagnostic]]:
         """In-content syntax expanded before Markdown (shortcodes, Liquid tags), with file:line warnings for
-        what could not be expanded. `body_line` is the file line of the body's first line."""
+        what could not be expanded. `body_line` is the file line of the body's first line; `context` looks
+        up other pages and parameters (None: nothing can be looked up)."""
         ...

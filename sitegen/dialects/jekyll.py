@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.config import SiteConfig, find_config, load_config
+from sitegen.dialects.base import ExpandContext
 from sitegen.errors import Diagnostic
 
 _DATED_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
@@ -71,7 +72,8 @@ class JekyllDialect:
         """Jekyll's `slugify` (default mode), as jekyll-archives makes term URLs."""
         return jekyll_slugify(name)
 
-    def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
+    def expand(self, body: str, source: str, body_line: int,
+               context: ExpandContext | None = None) -> tuple[str, list[Diagnostic]]:
         """Liquid is not expanded yet: the text stays as written."""
         return body, []
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.config import SiteConfig, find_config, load_config
+from sitegen.dialects.base import ExpandContext
 from sitegen.dialects.jekyll import date_from_filename
 from sitegen.errors import Diagnostic
 
@@ -70,7 +71,8 @@ class NativeDialect:
         """Hugo's `urlize`: `paper_summary`, `c++`, `c#`, `.net` (see `hugo_urlize`)."""
         return hugo_urlize(name)
 
-    def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
+    def expand(self, body: str, source: str, body_line: int,
+               context: ExpandContext | None = None) -> tuple[str, list[Diagnostic]]:
         """Nothing to expand: sitegen pages are Markdown (with the attributes the renderer reads)."""
         return body, []
 

@@ -104,4 +104,5 @@ def highlight_code(code: str, info: str) -> str:
     from pygments import highlight as pygments_highlight
 
     html = pygments_highlight(code, lexer, formatter)
+    html = html.replace("<code>", f'<code class="language-{label}">', 1)  # as CommonMark and unhighlighted code
     return html.replace('<div class="highlight">', f'<div class="highlight" data-lang="{label}">', 1)

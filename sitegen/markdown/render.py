@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import unescapeAll
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
@@ -26,6 +27,7 @@ from sitegen.errors import Diagnostic
 from sitegen.markdown.callouts import callouts_plugin
 from sitegen.markdown.highlight import highlight_code
 from sitegen.markdown.markdown_attr import kramdown_ial_plugin, markdown_attr_plugin
+from sitegen.markdown.mathdelims import bracket_math_plugin
 
 MORE = "<!--more-->"
 
@@ -85,6 +87,12 @@ def _math_renderer(content: str, options: dict[str, Any]) -> str:
     return "\\(" + escape(content, quote=False) + "\\)"
 
 
+def _render_display_inline(_renderer: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+    """`$$x$$` or `\\[x\\]` inside a paragraph: display math (as in LaTeX and Hugo's passthrough), in a `<span>`
+    so the paragraph stays valid HTML."""
+    return f'<span class="math display">{_math_renderer(tokens[idx].content, {"display_mode": True})}</span>'
+
+
 class MarkdownRenderer:
     """One configured parser, reused for every page of a build."""
 
@@ -98,7 +106,9 @@ class MarkdownRenderer:
         md.use(footnote_plugin).use(deflist_plugin).use(tasklists_plugin)
         md.use(attrs_plugin).use(attrs_block_plugin).use(kramdown_ial_plugin).use(markdown_attr_plugin)
         md.use(callouts_plugin)
-        md.use(dollarmath_plugin, allow_space=False, allow_digits=False, renderer=_math_renderer)
+        md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True, renderer=_math_renderer)
+        md.use(bracket_math_plugin)
+        md.add_render_rule("math_inline_double", _render_display_inline)
         md.add_render_rule("fence", lambda _renderer, tokens, idx, options, env: self._render_fence(
             tokens, idx, options, env))
         md.validateLink = lambda url: not url.strip().lower().startswith(("javascript:", "vbscript:"))  # type: ignore
@@ -106,9 +116,10 @@ class MarkdownRenderer:
 
     def _render_fence(self, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
         token = tokens[idx]
+        info = unescapeAll(token.info).strip()  # CommonMark: `foo\+bar` is `foo+bar`, `f&ouml;` is `fö`
         if self.settings.highlight:
-            return highlight_code(token.content, token.info)
-        lang = token.info.strip().split(" ")[0] if token.info.strip() else ""
+            return highlight_code(token.content, info)
+        lang = info.split()[0] if info else ""
         cls = f' class="language-{escape(lang, quote=True)}"' if lang else ""
         return f'<div class="highlight"><pre><code{cls}>{escape(token.content)}</code></pre></div>\n'
 

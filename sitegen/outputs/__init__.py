@@ -10,12 +10,13 @@ import pickle
 from pathlib import Path
 
 from sitegen.memo import BuildMemo, digest, stable
-from sitegen.outputs import aliases, feeds, search, sitemap
+from sitegen.outputs import aliases, calendar, feeds, newsfeed, search, sitemap
 from sitegen.outputs.context import Generator, OutputContext
 from sitegen.views import SiteState
 
 GENERATORS: tuple[tuple[Generator, bool], ...] = (
-    (feeds.generate, True), (sitemap.generate, False), (aliases.generate, False), (search.generate, True))
+    (feeds.generate, True), (sitemap.generate, False), (aliases.generate, False), (search.generate, True),
+    (calendar.generate, True), (newsfeed.generate, True))
 """Each generator in the order they run, and whether it reads page bodies (or only metadata and URLs)."""
 
 
@@ -26,12 +27,14 @@ def content_key(state: SiteState, memo: BuildMemo) -> str:
 
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
                      files: dict[str, bytes], memo: BuildMemo | None = None,
-                     made_by: dict[str, str] | None = None) -> dict[str, bytes]:
+                     made_by: dict[str, str] | None = None, skip: frozenset[str] = frozenset()
+                     ) -> dict[str, bytes]:
     """Run every generator in order; later generators see earlier ones' files. `made_by`, when given, is
     filled with output path -> the generator's name (`feeds`, `sitemap`, `aliases`, `search`), for messages.
 
     A generator that reads only metadata is reused from the memo while every page's metadata and the names of
-    the files produced so far are unchanged; feeds and search memoize their entries by page content.
+    the files produced so far are unchanged; feeds and search memoize their entries by page content. Generators
+    named in `skip` (by module name) are left out.
     """
     memo = memo or BuildMemo()
     meta_key = content_key(state, memo)
@@ -39,6 +42,8 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
     produced: dict[str, bytes] = {}
     names = digest("\n".join(sorted(ctx.files)))
     for generator, reads_bodies in GENERATORS:
+        if generator.__module__.rsplit(".", 1)[-1] in skip:
+            continue
         if reads_bodies:  # feeds and search memoize each entry by page content themselves
             out = generator(ctx)
         else:

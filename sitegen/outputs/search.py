@@ -1,106 +1,271 @@
-"""A static search index (`/search/index.json`) for the theme's client-side search; no server needed.
+"""A sharded static search index under `/searchindex/` for the theme's client-side search; no server needed.
 
-Each entry holds a page's title, URL, date, summary, terms and the start of its text. Matching happens in the
-browser by case-insensitive substring search, which works for Chinese and Japanese without a word segmenter.
+The browser fetches only what a query needs: `meta.json` (the shard keys, and each page's language), the shards
+holding the query's words, and one small file per result shown. At 10,000 pages the first query fetches well
+under 300 KB (`bench/search_index.py` prints the figures).
+
+    searchindex/meta.json          {"v", "h", "n", "langs", "doclang", "keys"}
+    searchindex/t/<key>.json       {term: postings} for the terms starting with <key>
+    searchindex/p/<id>.json        {"u": url, "t": title, "d": date, "l": lang, "x": full text} of page <id>
+
+Words are lowercased runs of letters and digits; Chinese, Japanese and Korean text is indexed as overlapping
+character pairs (so any two or more characters of a run are found, as a substring search would). A shard holds
+the terms sharing its key (two letters, or one CJK character); a shard larger than `SHARD_BYTES` is split by one
+more character. Postings are `.`-joined base-36 numbers, each `(page id delta) * 16 + weight`, weight = times
+the term occurs (at most 7) + 8 if it is in the title. The client (themes/default/static/js/search.js) matches
+prefixes and one typo in words of five letters or more, ranks pages in the reader's language first and shows
+highlighted excerpts. The page text is the rendered Markdown, or the page's `<main>` for pages whose layout makes
+their content (CV, publications); math source (`\\(...\\)`, `\\[...\\]`) is left out of the text.
+
 Pages opt out with `search: false`; `search: {enabled: false}` in the config turns it off.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import pickle
+import re
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from sitegen.content.page import Page
 from sitegen.content.text import plain_text
+from sitegen.content.urls import output_path_for
 from sitegen.memo import key_of
 from sitegen.outputs.context import OutputContext
 from sitegen.views import SiteState
 
-DEFAULT_CHARS = 3000
+INDEX_DIR = "searchindex/"
+SHARD_BYTES = 40_000
+"""A shard above this size (uncompressed) is split by one more character of its terms."""
+MAX_TERM = 40
+"""Longer words (hashes, URLs run together) are not indexed."""
+TEXT_CHARS = 50_000
+"""Page text kept for excerpts (every word of the page is indexed whatever its length)."""
 
-
-def generate(ctx: OutputContext) -> dict[str, bytes]:
-    """The JSON index over published regular pages and top-level pages."""
-    state = ctx.state
-    cfg = state.config.search
-    if cfg.get("enabled", True) is False:
-        return {}
-    chars = cfg.get("content_chars", DEFAULT_CHARS)
-    chars = chars if isinstance(chars, int) and not isinstance(chars, bool) and chars >= 0 else DEFAULT_CHARS
-    # Which pages are listed, in what order and with which terms depends on metadata only: planned once per
-    # metadata key, so an edit to one page's text rebuilds one entry and joins the rest.
-    plan_key = f"search-plan:{ctx.meta_key}"
-    plan: list[tuple[str, list[str]]] = pickle.loads(ctx.memo.blob(  # noqa: S301 - our own memo
-        plan_key, functools.partial(_plan, state)))
-    bodies = [state.body_key(source) for source, _ in plan]
-    # The dev server's next edit: same plan, so only entries whose body changed are made again.
-    last: _Index | None = ctx.memo.transient.get("search")
-    if last is not None and (last.plan_key, last.chars) == (plan_key, chars):
-        entries = list(last.entries)
-        for i, (body, old) in enumerate(zip(bodies, last.bodies, strict=True)):
-            if body != old:
-                entries[i] = _cached_entry(ctx, state, *plan[i], body, chars)
-    else:
-        entries = [_cached_entry(ctx, state, source, terms, body, chars)
-                   for (source, terms), body in zip(plan, bodies, strict=True)]
-    ctx.memo.transient["search"] = _Index(plan_key, chars, bodies, entries)
-    parts = [b'{"pages":[']
-    for entry in entries:  # one join (one copy of tens of MB on large sites), commas placed here
-        parts += (entry, b",")
-    parts[-1] = b"]}" if entries else b'{"pages":[]}'
-    return {"search/index.json": b"".join(parts)}
+_CJK_RUN = re.compile(
+    r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+    r"\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]+")
+_LATIN = re.compile(r"[^\W_" + _CJK_RUN.pattern[1:-2] + r"]{1," + str(MAX_TERM) + "}")
+_MATH = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+_MAIN = re.compile(r"<main\b[^>]*>(.*)</main>", re.S | re.I)
+_HIDDEN = re.compile(r"<(script|style|annotation|template|svg|pre)\b.*?</\1\s*>", re.S | re.I)
 
 
 @dataclass(frozen=True)
-class _Index:
-    """The last index made in this process: its plan, the page bodies it saw, and its entries in order."""
+class Doc:
+    """One searchable page: where it is, its title, date and language, and its plain text (math left out)."""
 
-    plan_key: str
-    chars: int
-    bodies: list[str]
-    entries: list[bytes]
-
-
-def _cached_entry(ctx: OutputContext, state: SiteState, source: str, terms: list[str], body: str,
-                  chars: int) -> bytes:
-    """A page's entry from the memo, made when its metadata, body, terms or length are new."""
-    return ctx.memo.blob(key_of("search", state.meta_key(source), body, chars, terms),
-                         functools.partial(_entry, state, source, terms, chars))
+    url: str
+    title: str
+    date: str
+    lang: str
+    text: str
+    keywords: str = ""
+    """Indexed, not shown: the page's categories and tags, and its description."""
 
 
-def _plan(state: SiteState) -> bytes:
-    """The listed pages in URL order, each with its term names, pickled."""
+def generate(ctx: OutputContext) -> dict[str, bytes]:
+    """The index files over published pages (unless `search: false`), each page's part memoized by its
+    content, and the shards by the whole list's."""
+    if ctx.state.config.search.get("enabled", True) is False:
+        return {}
+    return _index(ctx.state, ctx.files, ctx.memo.blob)
+
+
+class Indexer:
+    """The dev server's background indexing: runs beside the next build, so it keeps its own cache (the last
+    index's page parts and shards) instead of the build memo."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, bytes] = {}
+
+    def files(self, state: SiteState, files: dict[str, bytes]) -> dict[str, bytes]:
+        """The index files of this build."""
+        if state.config.search.get("enabled", True) is False:
+            return {}
+        used: dict[str, bytes] = {}
+
+        def blob(key: str, make: Callable[[], bytes]) -> bytes:
+            value = self._cache.get(key)
+            used[key] = value if value is not None else make()
+            return used[key]
+
+        out = _index(state, files, blob)
+        self._cache = used
+        return out
+
+
+def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Callable[[], bytes]], bytes]
+           ) -> dict[str, bytes]:
+    keys, parts = [], []
+    for key, make in _doc_makers(state, files):
+        keys.append(key)
+        parts.append(pickle.loads(blob(key, make)))  # noqa: S301 - our own memo
+    out: dict[str, bytes] = pickle.loads(blob(key_of("search-shards", keys),  # noqa: S301 - our own memo
+                                              functools.partial(_pickled_shards, parts)))
+    for number, (fragment, _, _) in enumerate(parts):
+        out[f"{INDEX_DIR}p/{number}.json"] = fragment
+    return out
+
+
+Part = tuple[bytes, str, dict[str, int]]
+"""A page's part of the index: its result file, its language and its terms' weights."""
+
+
+def _pickled_shards(parts: list[Part]) -> bytes:
+    return pickle.dumps(shard_files(parts))
+
+
+def _doc_makers(state: SiteState, files: dict[str, bytes]) -> list[tuple[str, functools.partial[bytes]]]:
+    """(memo key, maker of the page's pickled part) for each listed page, in URL order."""
     tree = state.tree
-    plan = [(source, _term_names(state, tree.pages[source]))
-            for source in sorted(tree.pages, key=lambda s: tree.urls[s])
-            if tree.pages[source].kind == "page" and tree.pages[source].params.get("search") is not False]
-    return pickle.dumps(plan)
+    out = []
+    for source in sorted(tree.pages, key=lambda s: tree.urls[s]):
+        page = tree.pages[source]
+        if page.kind != "page" or page.params.get("search") is False:
+            continue
+        if page.layout or page.generated or source not in state.rendered:
+            html = files.get(output_path_for(tree.urls[source]), b"").decode("utf-8", "replace")
+            out.append((key_of("search-html", state.meta_key(source), html),
+                        functools.partial(_html_doc, state, source, html)))
+        else:
+            out.append((key_of("search-doc", state.meta_key(source), state.body_key(source)),
+                        functools.partial(_markdown_doc, state, source)))
+    return out
 
 
-def _term_names(state: SiteState, page: Page) -> list[str]:
-    """Display names of the page's categories, then tags (as `page.categories + page.tags` lists them)."""
-    names: list[str] = []
-    for taxonomy in ("categories", "tags"):
-        terms = state.taxonomies.get(taxonomy, {})
-        slugs = dict.fromkeys(state.plan.dialect.term_slug(v) for v in page.taxonomies.get(taxonomy, []))
-        names += [terms[s].name for s in slugs if s in terms]
-    return names
+def _doc(state: SiteState, source: str, text: str) -> Doc:
+    page = state.tree.pages[source]
+    date = page.date.date().isoformat() if page.date else ""
+    lang = page.lang or state.config.language or ""
+    keywords = [str(v) for taxonomy in ("categories", "tags") for v in page.taxonomies.get(taxonomy, [])]
+    keywords.append(page.description)
+    return Doc(state.urls.url(state.tree.urls[source]), page.title, date, lang, _clean(text), " ".join(keywords))
 
 
-def _entry(state: SiteState, source: str, terms: list[str], chars: int) -> bytes:
-    """One page's entry, serialized as the whole index is (sorted keys, no spaces)."""
-    view = state.view(source)
-    assert view is not None
-    entry = {
-        "title": view.title,
-        "url": view.url,
-        "date": view.date.date().isoformat() if view.date else "",
-        "section": view.section,
-        "lang": view.lang,
-        "summary": " ".join(plain_text(str(view.summary)).split()),
-        "terms": terms,
-        "text": view.plain[:chars],
-    }
-    return json.dumps(entry, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+def _markdown_doc(state: SiteState, source: str) -> bytes:
+    """A page's Doc from its rendered Markdown (the plain text the render workers made)."""
+    rendered = state.rendered[source]
+    text = rendered.plain if rendered.plain is not None else plain_text(rendered.html)
+    return _part(_doc(state, source, text))
+
+
+def _html_doc(state: SiteState, source: str, html: str) -> bytes:
+    """A page's Doc from its output's `<main>` (or whole body): what the CV and publications layouts show."""
+    main = _MAIN.search(html)
+    body = _HIDDEN.sub(" ", main.group(1) if main else html)
+    return _part(_doc(state, source, plain_text(body)))
+
+
+def _part(doc: Doc) -> bytes:
+    """A page's part of the index, pickled: its result file and its terms' weights."""
+    return pickle.dumps((_dump({"u": doc.url, "t": doc.title, "d": doc.date, "l": doc.lang,
+                                "x": doc.text[:TEXT_CHARS]}), doc.lang, weights_of(doc)))
+
+
+def weights_of(doc: Doc) -> dict[str, int]:
+    """Each term's weight in a page: times it occurs (at most 7), + 8 if it is in the title."""
+    weights = {term: min(count, 7) for term, count in Counter(terms_of(doc.text + " " + doc.keywords)).items()}
+    for term in set(terms_of(doc.title)):
+        weights[term] = weights.get(term, 0) + 8
+    return weights
+
+
+def _clean(text: str) -> str:
+    """Whitespace collapsed, math source left out."""
+    return " ".join(_MATH.sub(" ", text).split())
+
+
+def terms_of(text: str) -> list[str]:
+    """The index terms of a text, with repeats: lowercased words (cut at `MAX_TERM` characters), then CJK
+    character pairs (a lone CJK character is its own term)."""
+    lowered = text.lower()
+    out = _LATIN.findall(lowered)
+    for run in _CJK_RUN.findall(lowered):
+        out += [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
+    return out
+
+
+def _key(term: str, length: int) -> str:
+    """A term's shard key: its first `length` characters (0: the top level, two, or one for a CJK term)."""
+    if length == 0:
+        return term[:1] if _CJK_RUN.match(term[0]) else term[:2]
+    return term[:length]
+
+
+def shard_name(key: str) -> str:
+    """A shard key as a file name: ASCII letters and digits as they are, any other character `_<hex>`."""
+    return "".join(c if c.isascii() and c.isalnum() else f"_{ord(c):x}" for c in key)
+
+
+def shard_files(parts: list[Part]) -> dict[str, bytes]:
+    """The shards and `meta.json` over the pages' parts (page ids are positions in `parts`)."""
+    postings: dict[str, list[int]] = {}
+    for number, (_, _, weights) in enumerate(parts):
+        for term, weight in weights.items():
+            entry = postings.get(term)
+            if entry is None:
+                postings[term] = [number, weight]
+            else:
+                entry += (number, weight)
+    encoded = {term: _encode(values) for term, values in postings.items()}
+    shards: dict[str, dict[str, str]] = {}
+    _split(sorted(encoded), encoded, 0, shards)
+    files = {f"{INDEX_DIR}t/{shard_name(key)}.json": _dump(terms) for key, terms in shards.items()}
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(path.encode() + b"\0" + files[path])
+    for fragment, _, _ in parts:
+        digest.update(fragment)
+    langs = sorted({lang for _, lang, _ in parts})
+    files[f"{INDEX_DIR}meta.json"] = _dump({
+        "v": 1, "h": digest.hexdigest()[:12], "n": len(parts), "langs": langs,
+        "doclang": "".join(_B36[min(langs.index(lang), 35)] for _, lang, _ in parts), "keys": sorted(shards)})
+    return files
+
+
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _b36(value: int) -> str:
+    out = ""
+    while True:
+        value, digit = divmod(value, 36)
+        out = _B36[digit] + out
+        if not value:
+            return out
+
+
+_SHORT = [_b36(v) for v in range(36 ** 2)]
+
+
+def _encode(values: list[int]) -> str:
+    """(page, weight, page, weight, ...) as `.`-joined base-36 `(page delta) * 16 + weight`."""
+    pages = values[0::2]
+    deltas = [pages[0], *(b - a for a, b in zip(pages, pages[1:], strict=False))]
+    return ".".join(_SHORT[v] if v < 1296 else _b36(v)
+                    for v in (d * 16 + w for d, w in zip(deltas, values[1::2], strict=True)))
+
+
+def _split(terms: list[str], encoded: dict[str, str], length: int, shards: dict[str, dict[str, str]]) -> None:
+    """Group sorted `terms` into shards by their first `length` characters, splitting large groups further."""
+    groups: dict[str, list[str]] = {}
+    for term in terms:
+        groups.setdefault(_key(term, length), []).append(term)
+    for key, members in groups.items():
+        size = sum(len(t) + len(encoded[t]) + 6 for t in members)
+        longer = [t for t in members if len(t) > len(key)]
+        if size <= SHARD_BYTES or not longer or len(key) >= MAX_TERM:
+            shards[key] = {t: encoded[t] for t in members}
+            continue
+        short = [t for t in members if len(t) <= len(key)]
+        if short:
+            shards[key] = {t: encoded[t] for t in short}
+        _split(longer, encoded, len(key) + 1, shards)
+
+
+def _dump(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")

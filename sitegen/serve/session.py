@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 import traceback
@@ -14,6 +15,7 @@ from sitegen.dialects import load_site_config
 from sitegen.errors import SitegenError
 from sitegen.incremental import rebuild_edited_pages
 from sitegen.memo import BuildMemo
+from sitegen.outputs.search import INDEX_DIR, Indexer
 from sitegen.serve.livereload import ReloadHub
 from sitegen.serve.notfound import left_out_notices
 from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
@@ -38,7 +40,8 @@ class ServeSession:
 
     def __init__(self, options: BuildOptions, *, reload: bool = True,
                  say: Callable[[str], None] = print) -> None:
-        self.options = options
+        # The search index is made in the background after each build (`_index_loop`): no edit waits on it.
+        self.options = dataclasses.replace(options, defer_search=True)
         self.memo = BuildMemo()
         self.hub = ReloadHub()
         self.say = say
@@ -51,6 +54,14 @@ class ServeSession:
         self.result: BuildResult | None = None
         """The last good build, which quick rebuilds start from."""
         self.quick_builds = 0
+        self.snapshot_lock = threading.Lock()
+        """Held only while the snapshot is swapped (by a build or by the background indexer)."""
+        self.indexer = Indexer()
+        self._to_index: BuildResult | None = None
+        self._index_wanted = threading.Condition()
+        self.indexed: BuildResult | None = None
+        """The build whose search index the snapshot serves."""
+        threading.Thread(target=self._index_loop, name="sitegen-search-index", daemon=True).start()
 
     def _build(self, changes: set[Path] | None) -> BuildResult:
         # Edited page texts are re-rendered from the last good build; anything else (and the build after
@@ -82,11 +93,16 @@ class ServeSession:
             if self.result is not None and self.result.state is not None and self.result.state is not result.state:
                 self.result.state.release()  # collections are rare in a server (tune_gc_for_builds)
             self.result = result
-            old = self.state.snapshot.files
-            new = result.files
-            changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
             left_out = left_out_notices(result.state.tree) if result.state is not None else {}
-            self.state.snapshot = Snapshot(new, result.config.base_path, left_out)
+            with self.snapshot_lock:
+                old = self.state.snapshot.files
+                # Until the background indexer catches up, the last search index is served.
+                new = {**result.files, **{k: v for k, v in old.items() if k.startswith(INDEX_DIR)}}
+                self.state.snapshot = Snapshot(new, result.config.base_path, left_out)
+            changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+            with self._index_wanted:
+                self._to_index = result
+                self._index_wanted.notify()
             self.builds += 1
             elapsed = time.perf_counter() - started
             self.last = RebuildStats(elapsed, len(changed), True)
@@ -128,12 +144,45 @@ class ServeSession:
         watch_in_thread(watch_paths, SourceFilter(site, ignore), self._on_change, self.stop_event)
         return host, int(bound)
 
+    def _index_loop(self) -> None:
+        """Index the latest build for search, after it is served; a newer build while indexing wins."""
+        while not self.stop_event.is_set():
+            with self._index_wanted:
+                while self._to_index is None and not self.stop_event.is_set():
+                    self._index_wanted.wait(0.5)
+                result, self._to_index = self._to_index, None
+            if result is None or result.state is None:
+                continue
+            try:
+                files = self.indexer.files(result.state, result.files)
+            except Exception as exc:  # noqa: BLE001 - the server keeps serving; the next build tries again
+                self.say(f"sitegen: the search index could not be made: {type(exc).__name__}: {exc}")
+                continue
+            with self.snapshot_lock:
+                if self.result is not result:
+                    continue
+                old = self.state.snapshot
+                kept = {k: v for k, v in old.files.items() if not k.startswith(INDEX_DIR)}
+                self.state.snapshot = Snapshot({**kept, **files}, old.base_path, old.left_out)
+                self.indexed = result
+
+    def wait_for_index(self, timeout: float = 10.0) -> bool:
+        """Block until the search index of the last build is served (for tests and benchmarks)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.result is not None and self.indexed is self.result:
+                return True
+            time.sleep(0.01)
+        return False
+
     def _on_change(self, changes: set[Path]) -> None:
         self.build_once(changes)
 
     def stop(self) -> None:
         """Stop watching, end event streams, free the port."""
         self.stop_event.set()
+        with self._index_wanted:
+            self._index_wanted.notify()
         self.hub.close()
         if self.server is not None:
             self.server.shutdown()

@@ -10,6 +10,7 @@ from pathlib import Path
 import watchfiles
 
 from sitegen.content.sources import ignored_name
+from sitegen.dialects.hugo import ROOT_FILES as HUGO_CONFIG_FILES
 
 WATCHED = ("content", "data", "static", "layouts", "themes", "archetypes")
 _TEMP_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
@@ -42,8 +43,8 @@ class SourceFilter(watchfiles.DefaultFilter):
         if not parts or any(ignored_name(part, dotfiles=in_static) for part in parts):
             return False
         if len(parts) == 1:
-            return parts[0] in ("sitegen.yaml", "sitegen.yml")
-        return parts[0] in WATCHED
+            return parts[0] in ("sitegen.yaml", "sitegen.yml", *HUGO_CONFIG_FILES)
+        return parts[0] in WATCHED or parts[:2] == ("config", "_default")
 
 
 def watch_in_thread(paths: list[Path], flt: SourceFilter, on_change: Callable[[set[Path]], None],

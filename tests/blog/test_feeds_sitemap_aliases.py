@@ -95,7 +95,22 @@ def test_404_page_from_the_theme(make_site: MakeSite) -> None:
 def test_search_index_holds_published_pages_except_those_opting_out(make_site: MakeSite) -> None:
     site = make_site({**SITE, "content/posts/zh.md": "---\ntitle: 中文\ndate: 2024-01-03\n---\n显存优化的笔记\n",
                       "content/posts/hidden.md": "---\ntitle: Unlisted\ndate: 2024-01-04\nsearch: false\n---\nx\n"})
-    pages = {p["title"]: p for p in json.loads(build(site).files["search/index.json"])["pages"]}
+    files = build(site).files
+    meta = json.loads(files["searchindex/meta.json"])
+    pages = {p["t"]: p for p in (json.loads(files[f"searchindex/p/{i}.json"]) for i in range(meta["n"]))}
     assert sorted(pages) == ["A & B", "About", "B", "中文"]
-    assert pages["A & B"]["url"] == "/repo/posts/a/" and pages["A & B"]["terms"] == ["深度学习", "x"]
-    assert pages["A & B"]["text"].startswith("Hello rel") and pages["中文"]["text"].startswith("显存优化")
+    assert pages["A & B"]["u"] == "/repo/posts/a/" and pages["中文"]["x"].startswith("显存优化")
+    assert pages["A & B"]["x"].startswith("Hello rel")
+    ids = sorted(pages, key=lambda t: pages[t]["u"])
+    shard = json.loads(files["searchindex/t/_6df1.json"])  # 深: the shard of terms starting with it
+    assert [ids[i] for i in _pages_of(shard["深度"])] == ["A & B"]  # a term name, indexed
+    assert [ids[i] for i in _pages_of(json.loads(files["searchindex/t/_663e.json"])["显存"])] == ["中文"]
+
+
+def _pages_of(postings: str) -> list[int]:
+    """Page ids of a term's postings (`.`-joined base 36 of page delta * 16 + weight)."""
+    ids, page = [], 0
+    for item in postings.split("."):
+        page += int(item, 36) // 16
+        ids.append(page)
+    return ids

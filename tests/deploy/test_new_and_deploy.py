@@ -52,7 +52,7 @@ def test_a_fresh_site_builds_checks_with_zero_warnings_and_pins_the_distribution
         assert f'href="{url}"' in home and f">{name}<" in home, name
     assert "search-form" in result.files["search/index.html"].decode()
     assert "A Paper Title" in result.files["publications/index.html"].decode()
-    assert "search/index.json" in result.files
+    assert "searchindex/meta.json" in result.files
 
 
 def test_new_takes_the_requirement_of_a_fork(tmp_path: Path) -> None:

@@ -72,3 +72,16 @@ def test_edits_that_change_the_structure_need_a_full_build(make_site: MakeSite) 
     full = warm(site, memo)
     assert full.files == cold(site).files
     assert "A new intro." in full.files["cv/index.html"].decode()
+
+
+def test_editing_a_talks_abstract_paragraph_updates_its_calendar_as_a_cold_build_does(make_site: MakeSite) -> None:
+    talk = "content/talks/t.md"
+    site = make_site({**POSTS, talk: "---\ntitle: T\ndate: 2031-01-01 09:00\ntimezone: Asia/Shanghai\n---\n"
+                                          "Intro.\n\nAbstract:\nFirst version.\n"}, layouts=False)
+    memo = BuildMemo()
+    result = warm(site, memo)
+    path = site / talk
+    path.write_text(path.read_text().replace("First version.", "Second version."))
+    quick = rebuild_edited_pages(result, {path}, memo)
+    assert quick is not None and quick.files == cold(site).files
+    assert b"Second version." in quick.files["talks/t/event.ics"]

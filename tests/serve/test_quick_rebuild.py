@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from sitegen.build import BuildOptions, build_site
 from tests.serve.conftest import Running
@@ -24,6 +26,7 @@ def _settle(run: Running, edit: Callable[[], object]) -> None:
 
 def _assert_clean(run: Running) -> None:
     assert run.session.hub.error is None
+    assert run.session.wait_for_index()
     assert run.session.state.snapshot.files == build_site(BuildOptions(source=run.site)).files
 
 
@@ -100,4 +103,32 @@ def test_the_memo_does_not_grow_with_each_quick_rebuild(make_site: Callable[...,
         sizes.append((len(memo.pages), len(memo.markdown), len(memo.blobs)))
     assert session.quick_builds == 12
     assert sizes[-1] == sizes[2], sizes
+    assert session.wait_for_index()
     assert session.state.snapshot.files == build_site(BuildOptions(source=site)).files
+
+
+def test_an_edit_is_served_while_the_search_index_is_still_being_made(serve: Serve, monkeypatch: Any) -> None:
+    # The dev server indexes for search after a build is served, in the background: a slow index must never
+    # hold up the edited page (nor the build after it), and the index catches up with the last build.
+    from sitegen.outputs.search import Indexer
+
+    release = threading.Event()
+    real = Indexer.files
+
+    def slow(self: Indexer, state: Any, files: dict[str, bytes]) -> dict[str, bytes]:
+        release.wait(20)
+        return real(self, state, files)
+
+    run = serve(POSTS, layouts=False)
+    assert run.session.wait_for_index()
+    monkeypatch.setattr(Indexer, "files", slow)
+    post = run.site / "content/posts/p3.md"
+    for word in ("firstzebra", "secondzebra"):
+        _settle(run, lambda w=word: post.write_text(post.read_text() + f"\n{w} appears.\n"))  # type: ignore[misc]
+        assert word.encode() in run.session.state.snapshot.files["posts/p3/index.html"]
+    assert not any(b"secondzebra" in v for k, v in run.session.state.snapshot.files.items()
+                   if k.startswith("searchindex/"))
+    release.set()
+    assert run.session.wait_for_index()
+    assert b"secondzebra" in run.session.state.snapshot.files["searchindex/t/se.json"]
+    _assert_clean(run)

@@ -181,6 +181,7 @@ def test_edit_rebuilds_and_equals_a_clean_build(serve: Serve) -> None:
     assert "Edited text." in served
     assert run.session.quick_builds == 1  # a text edit: re-rendered from the last build
     clean = build_site(BuildOptions(source=run.site)).files
+    assert run.session.wait_for_index()
     assert run.session.state.snapshot.files == clean
 
 
@@ -193,6 +194,7 @@ def test_bibtex_edit_rebuilds_publications_and_equals_a_clean_build(serve: Serve
     run.wait_for_build(before)
     served = get(run.url, "/publications/")[2].decode()
     assert "New Title" in served and "Old Title" not in served
+    assert run.session.wait_for_index()
     assert run.session.state.snapshot.files == build_site(BuildOptions(source=run.site)).files
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from sitegen.cv.bibtex import format_authors, latex_to_text, parse_bibtex, parse_month
@@ -198,7 +200,7 @@ def test_biblatex_date_field_gives_the_release_date() -> None:
     assert one("@online{k, title={T}, date={2021-07-04}}").date == "2021-07-04"
 
 
-def test_cv_file_entries_come_first_and_same_doi_or_title_is_not_repeated() -> None:
+def test_cv_file_entries_merge_newest_first_and_same_doi_or_title_is_not_repeated() -> None:
     bib, _ = parse_bibtex("""\
 @article{a, title = {Same DOI}, journal = {J}, year = 2020, doi = {10.1/X}}
 @article{b, title = {Remat: Optimal  Recomputation}, journal = {J}, year = 2021}
@@ -208,8 +210,12 @@ def test_cv_file_entries_come_first_and_same_doi_or_title_is_not_repeated() -> N
     data = {"basics": {"name": "Ada"}, "publications": [
         {"name": "Written in the CV", "doi": "https://doi.org/10.1/x"},
         {"name": "*Remat* -- optimal recomputation", "award": "口头报告"}]}
+    before = copy.deepcopy(data)
     merged = merge_publications(data, bib)
-    assert [p["name"] for p in merged["publications"]] == [
-        "Written in the CV", "*Remat* -- optimal recomputation", "Newer", "Older"]
-    assert data["publications"] == merged["publications"][:2]  # the CV's own data is not changed in place
+    # The CV file's entries take their dates from the BibTeX entries they override, and all sort newest first.
+    assert [(p["name"], p.get("releaseDate")) for p in merged["publications"]] == [
+        ("Newer", "2024-01"), ("*Remat* -- optimal recomputation", "2021"), ("Written in the CV", "2020"),
+        ("Older", "2019")]
+    assert merged["publications"][1]["award"] == "口头报告" and "venue" not in merged["publications"][1]
+    assert data == before  # the CV's own data is not changed in place
     assert normalize_title("Remat: Optimal Recomputation") == normalize_title("*Remat* — optimal recomputation")

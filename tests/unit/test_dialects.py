@@ -40,7 +40,7 @@ class Braces:
     def term_slug(self, name: str) -> str:
         return name.lower()
 
-    def expand(self, body: str, source: str, body_line: int) -> tuple[str, list[Diagnostic]]:
+    def expand(self, body: str, source: str, body_line: int, context: object = None) -> tuple[str, list[Diagnostic]]:
         notes = [Diagnostic("unknown tag", path=f"content/{source}", line=body_line + n)
                  for n, line in enumerate(body.splitlines()) if "{{" in line and "{{year}}" not in line]
         return body.replace("{{year}}", "2024"), notes

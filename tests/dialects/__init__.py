@@ -1,0 +1,1 @@
+"""Tests of reading other tools' sites in place."""

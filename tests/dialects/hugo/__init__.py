@@ -1,0 +1,1 @@
+"""Hugo sites read in place: config, naming rules, shortcodes (fixtures written from Hugo's documentation)."""

@@ -1,0 +1,84 @@
+"""`sitegen import hugo`: a PaperMod / Stack shaped Hugo site becomes a sitegen site with the same URLs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from sitegen.build import BuildOptions, build_site
+from sitegen.check import check_build
+from sitegen.dialects import detect_dialect
+from sitegen.importer import import_site
+from sitegen.importer.urls import page_urls
+from tests.importer.conftest import digest, write_tree
+
+HUGO_CONTENT: dict[str, str | bytes] = {
+    "config.toml": 'baseURL = "https://blog.example.org/"\ntitle = "Blog"\ntheme = "PaperMod"\n',
+    "content/_index.md": "+++\ntitle = \"Home\"\n+++\nWelcome.\n",
+    "content/posts/first.md": (
+        "+++\ntitle = \"First\"\ndate = 2023-03-21T10:00:00Z\ntags = [\"C++\", \"paper_summary\"]\n"
+        "slug = \"hello-world\"\naliases = [\"/old/first/\"]\n+++\nSee [the bundle](../bundle/).\n"),
+    "content/posts/bundle/index.md": "---\ntitle: Bundle\ndate: 2023-04-01\n---\n![a chart](chart.png)\n",
+    "content/posts/bundle/chart.png": b"\x89PNG\r\n\x1a\n",
+    "content/posts/widget.md": "---\ntitle: Widget\n---\nIntro.\n\n{{< mywidget id=\"7\" >}}\n",
+    "content/about.md": "---\ntitle: About\nurl: /about-me/\n---\nAbout text.\n",
+    "static/favicon.ico": b"\0\0\1\0",
+    "data/links.yaml": "- name: Friend\n  url: https://friend.example.org/\n",
+}
+HUGO_THEME: dict[str, str | bytes] = {
+    "layouts/_default/single.html": "{{ define \"main\" }}{{ .Content }}{{ end }}\n",
+    "layouts/shortcodes/mywidget.html": "<div>{{ .Get \"id\" }}</div>\n",
+    "themes/PaperMod/layouts/index.html": "{{ .Content }}\n",
+    "assets/css/extended/custom.css": "body { margin: 0; }\n",
+    "assets/scss/main.scss": "$c: red;\n",
+    "archetypes/default.md": "---\ntitle: x\n---\n",
+}
+
+
+def _content_urls(site: Path) -> set[str]:
+    """The URLs of a folder's pages as sitegen reads it (the Hugo reader for the source, sitegen's own after)."""
+    dialect = detect_dialect(site)
+    config, _ = dialect.load_config(site)
+    return set(page_urls(site, config, dialect).values())
+
+
+def test_page_urls_stay_the_same(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "hugo", HUGO_CONTENT)
+    import_site("hugo", source, tmp_path / "new")
+    before, after = _content_urls(source), _content_urls(tmp_path / "new")
+    assert "/posts/hello-world/" in after and "/about-me/" in after and "/posts/bundle/" in after
+    assert before == after
+
+
+def test_imported_hugo_site_builds_checks_clean_and_keeps_the_source(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "hugo", {**HUGO_CONTENT, **HUGO_THEME})
+    before = digest(source)
+    report = import_site("hugo", source, tmp_path / "new")
+    assert digest(source) == before
+    result = build_site(BuildOptions(source=tmp_path / "new"))
+    assert not check_build(result).errors, check_build(result).format()
+    files = result.files
+    assert files["posts/bundle/chart.png"] == b"\x89PNG\r\n\x1a\n"
+    assert "old/first/index.html" in files  # aliases kept
+    assert "favicon.ico" in files
+    assert (tmp_path / "new/static/css/extended/custom.css").is_file()  # assets/ are served from the root
+    assert (tmp_path / "new/data/links.yaml").is_file()
+    text = report.format()
+    for folder in ("layouts/", "themes/", "archetypes/", "assets/scss/"):
+        assert f"not converted {folder}" in text
+
+
+def test_front_matter_is_rewritten_as_yaml_with_the_same_values(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "hugo", HUGO_CONTENT)
+    import_site("hugo", source, tmp_path / "new")
+    text = (tmp_path / "new/content/posts/first.md").read_text()
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert front == {"title": "First", "date": "2023-03-21T10:00:00+00:00", "tags": ["C++", "paper_summary"],
+                     "slug": "hello-world", "aliases": ["/old/first/"]}
+
+
+def test_a_shortcode_left_is_reported_with_its_line(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "hugo", {**HUGO_CONTENT, **HUGO_THEME})
+    report = import_site("hugo", source, tmp_path / "new")
+    assert any(n.path and n.path.endswith("posts/widget.md") and n.line == 6 for n in report.notes), report.format()
