@@ -352,7 +352,9 @@ def _figure(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
     return _Block(f"<figure{cls}>{img}{caption}</figure>")
 
 
-_EMPH = re.compile(r"(\*\*|__)(.+?)\1|(\*|_)(.+?)\3|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)")
+# Each span's text excludes its own delimiter, so a scan stops at the next one: linear on any input.
+_EMPH = re.compile(r"\*\*(?P<s1>[^*]+)\*\*|__(?P<s2>[^_]+)__|\*(?P<e1>[^*]+)\*|_(?P<e2>[^_]+)_|`(?P<code>[^`]+)`"
+                   r"|\[(?P<text>[^\[\]]+)\]\((?P<href>[^()\s]+)\)")
 
 
 def _inline_markdown(text: str) -> str:
@@ -360,14 +362,15 @@ def _inline_markdown(text: str) -> str:
     out, pos = [], 0
     for m in _EMPH.finditer(text):
         out.append(_text(text[pos:m.start()]))
-        if m.group(2) is not None:
-            out.append(f"<strong>{_text(m.group(2))}</strong>")
-        elif m.group(4) is not None:
-            out.append(f"<em>{_text(m.group(4))}</em>")
-        elif m.group(5) is not None:
-            out.append(f"<code>{_text(m.group(5))}</code>")
+        strong, em = m["s1"] or m["s2"], m["e1"] or m["e2"]
+        if strong is not None:
+            out.append(f"<strong>{_text(strong)}</strong>")
+        elif em is not None:
+            out.append(f"<em>{_text(em)}</em>")
+        elif m["code"] is not None:
+            out.append(f"<code>{_text(m['code'])}</code>")
         else:
-            out.append(f'<a href="{_attr(_url(m.group(7)))}">{_text(m.group(6))}</a>')
+            out.append(f'<a href="{_attr(_url(m["href"]))}">{_text(m["text"])}</a>')
         pos = m.end()
     out.append(_text(text[pos:]))
     return "".join(out)

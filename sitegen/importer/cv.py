@@ -18,7 +18,7 @@ from sitegen.cv.schema import TOP_LEVEL
 from sitegen.cv.validate import validate_cv
 from sitegen.errors import Diagnostic
 
-_RANGE = re.compile(r"\s*(?:-|–|—|to)\s*")
+_RANGE = re.compile(r"-|–|—|\bto\b")  # parts are stripped after the split (a leading \s* would be quadratic)
 _WHEN = re.compile(r"^(\d{4})(?:[.\-/](\d{1,2}))?$")
 _NOW = {"now", "present", "current", "today", "ongoing"}
 _KINDS = (("education", "education"), ("experience", "work"), ("employment", "work"), ("work", "work"),
@@ -72,7 +72,7 @@ def _basics(basics: dict[str, Any], contents: Any, path: str, notes: list[Diagno
 
 def _dates(year: Any) -> dict[str, str]:
     """`2017 - 2021`, `2021 - Now`, `2025.02 - Now`, `2019` -> startDate / endDate (or nothing)."""
-    parts = [p for p in _RANGE.split(str(year).strip()) if p] if year is not None else []
+    parts = [p.strip() for p in _RANGE.split(str(year).strip()) if p.strip()] if year is not None else []
     out: dict[str, str] = {}
     for key, part in zip(("startDate", "endDate"), parts, strict=False):
         if part.lower() in _NOW:
