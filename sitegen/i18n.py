@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from markupsafe import Markup, escape
 
 from sitegen.errors import ContentError, Diagnostic, SitegenError
 from sitegen.inputlimits import decode_utf8
@@ -172,6 +173,10 @@ class Translator:
             entry = _plural(entry, count)
         if count is not None:
             params.setdefault("count", _number(count, self.strings, lang or self.lang, self.default))
+        if any(isinstance(v, Markup) for v in params.values()):
+            # A parameter that is HTML (a link): the text is escaped, the HTML kept, the result is HTML.
+            safe = {k: v if isinstance(v, Markup) else escape(v) for k, v in params.items()}
+            return Markup(_fill(str(escape(entry)), safe))
         return _fill(entry, params)
 
     def format_date(self, value: dt.datetime | dt.date | None, fmt: str | None = None,

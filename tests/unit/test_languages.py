@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from markupsafe import Markup
 
 from sitegen.config import parse_config
 from sitegen.content.languages import language_of_file, split_languages
@@ -144,3 +145,10 @@ def test_a_hugo_languages_table_reads_as_sitegen_languages() -> None:
     assert zh.menu is not None and [(m.name, m.url) for m in zh.menu] == [("关于", "/about/"), ("文章", "/posts/")]
     assert hugo_languages({"en": {}}, "en", [], "hugo.toml") == ((), [])
     assert go_date_layout("2006-01-02") == "%Y-%m-%d"
+
+
+def test_a_string_with_an_html_parameter_escapes_its_text_and_keeps_the_html() -> None:
+    strings = Strings({"en": {"browse": "Browse {tags} <instead>", "of": "Profiles of {name}"}})
+    out = Translator(strings, "en")("browse", tags=Markup('<a href="/tags/">tags</a>'))
+    assert out == Markup('Browse <a href="/tags/">tags</a> &lt;instead&gt;')
+    assert Translator(strings, "en")("of", name="<b>") == "Profiles of <b>"  # plain text: the template escapes it
