@@ -36,8 +36,8 @@ def go_date_layout(layout: str) -> str:
 def hugo_languages(raw: Any, default_language: str, disabled: list[str], path: str
                    ) -> tuple[tuple[Language, ...], list[Diagnostic]]:
     """The languages of a Hugo config (`[languages]`, `defaultContentLanguage`, `disableLanguages`), the default
-    first; a warning for each key that does not map. An empty table (or a single language) is a site in one
-    language: `()`."""
+    first; a warning for each key that does not map. One language is a site in one language whose title, menu
+    and params are that language's (`single_language`)."""
     warnings: list[Diagnostic] = []
     if not isinstance(raw, Mapping) or not raw:
         return (), warnings
@@ -55,8 +55,6 @@ def hugo_languages(raw: Any, default_language: str, disabled: list[str], path: s
                                        path=path, hint="name languages with codes such as `en`, `zh`, `pt-br`"))
             continue
         out.append(_language(name, value, path, warnings))
-    if len(out) < 2:
-        return (), warnings
     default = default_language or "en"
     out.sort(key=lambda lang: (lang.key.lower() != default.lower(), lang.weight, lang.key))
     return tuple(out), warnings
@@ -101,3 +99,21 @@ def _menu(items: Any, key: str, path: str, warnings: list[Diagnostic]) -> tuple[
         weight = item.get("weight", 0)
         out.append(MenuItem(str(item["name"]), url, weight if isinstance(weight, int) else 0))
     return tuple(sorted(out, key=lambda m: m.weight))
+
+
+def single_language(languages: tuple[Language, ...]) -> dict[str, Any]:
+    """SiteConfig fields of a Hugo site that configures one language under `[languages]`: its title, menu, params
+    and language code."""
+    if len(languages) != 1:
+        return {}
+    lang = languages[0]
+    fields: dict[str, Any] = {"language": lang.tag}
+    if lang.title:
+        fields["title"] = lang.title
+    if lang.menu is not None:
+        fields["menu"] = lang.menu
+    if lang.description:
+        fields["description"] = lang.description
+    if lang.date_format:
+        fields["date_format"] = lang.date_format
+    return fields

@@ -10,7 +10,7 @@ from markupsafe import Markup
 from sitegen.config import parse_config
 from sitegen.content.languages import language_of_file, split_languages
 from sitegen.content.page import parse_page
-from sitegen.dialects.hugo_languages import go_date_layout, hugo_languages
+from sitegen.dialects.hugo_languages import go_date_layout, hugo_languages, single_language
 from sitegen.errors import SitegenError
 from sitegen.i18n import MissingTranslation, Strings, Translator, missing_warnings, parse_table
 
@@ -143,7 +143,8 @@ def test_a_hugo_languages_table_reads_as_sitegen_languages() -> None:
     assert (zh.tag, zh.name, zh.title, zh.content_dir) == ("zh-CN", "中文", "林雅", "content/zh")
     assert zh.params == {"subtitle": "副标题"}
     assert zh.menu is not None and [(m.name, m.url) for m in zh.menu] == [("关于", "/about/"), ("文章", "/posts/")]
-    assert hugo_languages({"en": {}}, "en", [], "hugo.toml") == ((), [])
+    one, _ = hugo_languages({"en": {"title": "Mine", "languageCode": "en-GB"}}, "en", [], "hugo.toml")
+    assert single_language(one) == {"language": "en-GB", "title": "Mine"}
     assert go_date_layout("2006-01-02") == "%Y-%m-%d"
 
 
