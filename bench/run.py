@@ -86,6 +86,17 @@ def build_figures(site: Path, runs: int) -> dict[str, float]:
             "rss": max(rss)}
 
 
+def version_ms(runs: int = 7) -> float:
+    """Median wall milliseconds of `sitegen --version` (the console script, as a user runs it)."""
+    exe = shutil.which("sitegen") or "sitegen"
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([exe, "--version"], check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
 def _sse_wait(port: int, event: str, ready: threading.Event, seen: threading.Event) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("GET", "/__sitegen/events")
@@ -110,7 +121,11 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
     tune_gc_for_builds()  # as `sitegen serve` does
 
     session = ServeSession(BuildOptions(source=site), say=lambda _m: None)
+    started = time.perf_counter()
     _, port = session.start("127.0.0.1", 0, auto_port=False)
+    ready = time.perf_counter() - started  # built in memory, listening (the search index follows in the background)
+    session.wait_for_index(600)
+    indexed = time.perf_counter() - started
     post = sorted((site / "content/posts").glob("*.md"))[3]
     slug = None
     original = post.read_text()
@@ -123,6 +138,7 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
             thread = threading.Thread(target=_sse_wait, args=(port, "reload", ready, seen), daemon=True)
             thread.start()
             ready.wait(5)
+            session.wait_for_index(600)  # the last edit's background indexing is over (it shares the GIL)
             time.sleep(0.3)
             marker = f"bench-marker-{kind}-{i}"
             started = time.perf_counter()
@@ -146,7 +162,8 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     session.stop()
     return {"post": statistics.median(results["post"]), "template": statistics.median(results["template"]),
-            "post_rebuild": statistics.median(results["post_rebuild"]), "rss": rss}
+            "post_rebuild": statistics.median(results["post_rebuild"]), "rss": rss, "ready": ready,
+            "indexed": indexed}
 
 
 def run_peers(sizes: list[int], peers: list[str], runs: int, work: Path) -> Path | None:
@@ -194,17 +211,20 @@ def main() -> int:
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="sitegen-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    print("| pages | cold s | warm s | one edit s | peak RSS MB | serve: save→new page s | serve: of which rebuild s "
-          "| serve: template→reload s | serve RSS MB |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print(f"load: {os.getloadavg()[0]:.1f} (1-minute average, {os.cpu_count()} cores); "
+          f"`sitegen --version`: {version_ms():.0f} ms")
+    print("| pages | cold s | warm s | one edit s | peak RSS MB | serve: ready s | serve: search index s "
+          "| serve: save→new page s | serve: of which rebuild s | serve: template→reload s | serve RSS MB |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for size in args.sizes:
         site = make_site(size, work)
         figures = ({"cold": float("nan"), "warm": float("nan"), "edit": float("nan"), "rss": float("nan")}
                    if args.serve_only else build_figures(site, args.runs))
-        serve = ({"post": float("nan"), "post_rebuild": float("nan"), "template": float("nan"), "rss": float("nan")}
+        serve = (dict.fromkeys(("post", "post_rebuild", "template", "rss", "ready", "indexed"), float("nan"))
                  if args.no_serve else serve_figures(site, args.runs))
         print(f"| {size:,} | {figures['cold']:.2f} | {figures['warm']:.2f} | {figures['edit']:.2f} | "
-              f"{figures['rss']:.0f} | {serve['post']:.3f} | {serve['post_rebuild']:.3f} | {serve['template']:.3f} | "
+              f"{figures['rss']:.0f} | {serve['ready']:.2f} | {serve['indexed']:.2f} |"
+              f" {serve['post']:.3f} | {serve['post_rebuild']:.3f} | {serve['template']:.3f} | "
               f"{serve['rss']:.0f} |", flush=True)
     if args.peers is not None:
         results = run_peers(args.sizes, args.peers, args.runs, work)

@@ -14,6 +14,7 @@ import dataclasses
 import datetime as dt
 import functools
 import pickle
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,10 +22,7 @@ from pathlib import Path
 from sitegen.config import SiteConfig
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
-from sitegen.content.languages import (
-    LanguageSite,
-    split_languages,
-)
+from sitegen.content.languages import LanguageSite, split_languages
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
 from sitegen.content.tree import ContentTree, left_out_warnings
@@ -38,10 +36,11 @@ from sitegen.dialects import Dialect, detect_dialect
 from sitegen.dialects.shortcodes import ONCE_PER_SITE
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
 from sitegen.i18n import Strings, load_strings, missing_warnings
+from sitegen.images import ImageCatalog, ImageSettings, image_target, image_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, config_key, digest, key_of, site_inputs_key, stable
-from sitegen.multilingual import cvs_of, link_plans, merge_files, relabel, root_files
+from sitegen.multilingual import cvs_of, link_plans, merge_files, relabel_language, root_files
 from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
 from sitegen.parallel import render_many
@@ -78,7 +77,45 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     `memo` carries parsed pages and rendered Markdown from a previous build (dev server, build cache).
     A multilingual site is planned and rendered once per language (`sitegen.content.languages`), the
     default language first, its other languages' files under their prefixes (`zh/`).
+    Messages name files as they are in the site folder (`_posts/x.md` of a Jekyll site, not its content path).
     """
+    labels: dict[str, str] = {}
+    try:
+        result = _build_site(options, memo, labels)
+    except SitegenError as exc:
+        raise relabel_error(exc, labels) from None
+    result.warnings[:] = [relabel(w, labels) for w in result.warnings]
+    return result
+
+
+def relabel(warning: Diagnostic, labels: dict[str, str]) -> Diagnostic:
+    """A warning naming a file read in place by its own path (`content/posts/x.md` -> `_posts/x.md`)."""
+    if not labels or warning.path is None:
+        return warning
+    return dataclasses.replace(warning, path=labels.get(warning.path, warning.path),
+                               message=_relabel_text(warning.message, labels))
+
+
+def relabel_error(exc: SitegenError, labels: dict[str, str]) -> SitegenError:
+    """`relabel` for an error (and every error of a group), in place."""
+    if labels:
+        for err in exc.errors if isinstance(exc, ErrorGroup) else [exc]:
+            err.path = labels.get(err.path or "", err.path)
+            err.message = _relabel_text(err.message, labels)
+            err.args = (err.message,)
+    return exc
+
+
+def _relabel_text(text: str, labels: dict[str, str]) -> str:
+    if "content/" not in text and "data/" not in text:
+        return text
+    for word in sorted(set(re.findall(r"(?:content|data)/[^\s`'\",:]+", text)), key=len, reverse=True):
+        if word in labels:
+            text = text.replace(word, labels[word])
+    return text
+
+
+def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str, str]) -> BuildResult:
     started = time.perf_counter()
     site_dir = options.source
     dialect = detect_dialect(site_dir)
@@ -88,31 +125,29 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     memo.begin(config_key(config, dialect.name))
     themes = theme_dirs(site_dir, config.theme)
     # 1. Gather: discover and parse every source (all errors of the phase together).
-    sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside)
-    pages, data, cvs, publications = _parse_sources(sources, config, dialect, site_dir, memo)
+    sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside, layout=config.layout)
+    labels.update(sources.labels)
+    warnings.extend(_skipped_note(sources, config, dialect.name))
+    pages, data, cvs, publications, gather_errors = _parse_sources(sources, config, dialect, site_dir, memo,
+                                                                                   warnings)
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table), one per language.
     now = options.now or build_time()
-    options_cv = cv_options(config)
-    sites, errors, language_warnings = split_languages(config, pages, [r.rel for r in sources.resources])
-    strings = load_strings(site_dir, themes, errors, base=CV_LABELS)  # the theme's strings, the site's over them
-    raise_if_any(errors)
-    warnings.extend(language_warnings)
-    warnings.extend(missing_warnings(strings, [(lang.key, lang.tag) for lang in config.languages]))
-    shared = frozenset(f.rel for f in sources.static) | frozenset(sites[0].resources)
-    plans: list[SitePlan] = []
-    for site in sites:
-        try:
-            plans.append(plan_site(site.config, site.pages, site.resources, data, cvs_of(cvs, site, sites),
-                                   options_cv, publications, now=now, drafts=options.drafts or config.build.drafts,
-                                   future=options.future or config.build.future, build_date=source_date_epoch(),
-                                   dialect=dialect, urls=UrlHelper(site.config, shared if site.language else
-                                                                   frozenset())))
-        except SitegenError as exc:
-            errors.append(relabel(exc, site.origins))
-    raise_if_any(errors)
+    # The plan is made even when some files failed to parse, so that URL collisions and the like are reported in
+    # the same run as front-matter errors (every problem of the site at once, not in rounds).
+    try:
+        options_cv = cv_options(config)
+        sites, errors, language_warnings = split_languages(config, pages, [r.rel for r in sources.resources])
+        strings = load_strings(site_dir, themes, errors, base=CV_LABELS)  # the theme's strings, the site's over
+        raise_if_any(errors)
+        plans = _plan_languages(sites, sources, data, cvs, options_cv, publications, now, options, dialect)
+    except SitegenError as exc:
+        raise _together(gather_errors, exc) from None
+    raise_if_any(gather_errors)
     if config.languages:
         plans = link_plans(sites, plans)
+    warnings.extend(language_warnings)
+    warnings.extend(missing_warnings(strings, [(lang.key, lang.tag) for lang in config.languages]))
     warnings.extend(page_warnings(pages))
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
                                       options_cv.font_paths))
@@ -121,21 +156,23 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     renderer = MarkdownRenderer(config.markdown)
     rendering = _Rendering(options, renderer, memo, strings, options_cv, data, cvs, publications, now)
     files, origins = _copy_static(sources)
+    static = dict(files)
     rendered_pages = 0
     states: list[SiteState] = []
     basis: RebuildBasis | None = None
+    errors = []
     for site, plan in zip(sites, plans, strict=True):
         own_memo = memo if site is sites[0] else memo.language(site.key)
         if own_memo is not memo:
             own_memo.begin(config_key(site.config, dialect.name))
-        built = _build_language(site, plan, sources, dataclasses.replace(rendering, memo=own_memo), files
-                                if site is sites[0] else {})
+        built = _build_language(site, plan, sources, dataclasses.replace(rendering, memo=own_memo), static,
+                                default=site is sites[0])
         if own_memo is not memo:
             own_memo.finish()
             memo.dirty = memo.dirty or own_memo.dirty
-        warnings.extend(relabel(w, site.origins) for w in [*left_out_warnings(plan.tree, site.pages, now),
-                                                            *built.warnings])
-        raise_if_any([relabel(e, site.origins) for e in built.errors])
+        warnings.extend(relabel_language(w, site.origins) for w in [
+            *left_out_warnings(plan.tree, site.pages, now), *built.warnings])
+        raise_if_any([relabel_language(e, site.origins) for e in built.errors])
         errors.extend(merge_files(files, origins, built.files, built.origins, site.output_prefix,
                                   default=site is sites[0]))
         rendered_pages += built.pages
@@ -152,6 +189,27 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
                        pages=rendered_pages, seconds=time.perf_counter() - started, sources=origins,
                        state=states[0], basis=basis)
+
+
+def _plan_languages(sites: list[LanguageSite], sources: Sources, data: dict[str, object], cvs: list[CVSource],
+                    options_cv: CVOptions, publications: list[Publication], now: dt.datetime,
+                    options: BuildOptions, dialect: Dialect) -> list[SitePlan]:
+    """Plan each language as a site of its own (every language's errors together, naming their files)."""
+    config = sites[0].config
+    shared = frozenset(f.rel for f in sources.static) | frozenset(sites[0].resources)
+    plans: list[SitePlan] = []
+    errors: list[SitegenError] = []
+    for site in sites:
+        try:
+            plans.append(plan_site(site.config, site.pages, site.resources, data, cvs_of(cvs, site, sites),
+                                   options_cv, publications, now=now, drafts=options.drafts or config.build.drafts,
+                                   future=options.future or config.build.future, build_date=source_date_epoch(),
+                                   dialect=dialect, urls=UrlHelper(site.config, shared if site.language else
+                                                                   frozenset())))
+        except SitegenError as exc:
+            errors.append(relabel_language(exc, site.origins))
+    raise_if_any(errors)
+    return plans
 
 
 @dataclass
@@ -183,17 +241,29 @@ class _Rendering:
 
 
 def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _Rendering,
-                    static: dict[str, bytes]) -> _LanguageBuild:
-    """Render one language's planned site to memory: Markdown, templates, CV files, feeds, sitemap, search."""
+                    static: dict[str, bytes], *, default: bool) -> _LanguageBuild:
+    """Render one language's planned site to memory: Markdown, images, templates, CV files, feeds, sitemap,
+    search. Static files are the default language's to publish; every language reads them."""
     options, memo = how.options, how.memo
     site_dir = options.source
     themes = theme_dirs(site_dir, plan.config.theme)
     state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs)
     files, origins = _copy_resources(sources, plan.tree, site.origins)
+    # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
+    readable = {**static, **files}
+    images = ImageCatalog.build(readable, [*plan.tree.resources.values(), *_site_static(sources, site_dir)],
+                                ImageSettings.from_params(plan.config.params), memo)
+    state.images = images
+    images.add_share_crops(_shared_images(state), readable, memo)
+    copies = dict(images.files)
+    if not default:  # copies of static images are published once, at the root, by the default language
+        copies = {p: b for p, b in copies.items() if p not in _static_copies(images, static)}
+    files.update(copies)
+    warnings.extend(_image_warnings(state, images, set(readable) | set(images.files)))
     # Which talks are still to come changes the talks pages without any file changing.
     upcoming = sorted(s for s, talk in plan.talks.items() if talk.upcoming(how.now))
-    site_key = site_inputs_key(memo.config_key, how.data, [c.data for c in how.cvs], how.publications,
-                               plan.build_date, upcoming)
+    site_key = key_of("site", site_inputs_key(memo.config_key, how.data, [c.data for c in how.cvs],
+                                              how.publications, plan.build_date, upcoming), images.key)
     if plan.urls.prefix:  # which paths stay at the root or go to the default language decides this one's links
         site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
     rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
@@ -203,25 +273,62 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     files.update(cv_outputs)
     # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
     skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
-    basis = RebuildBasis(rendering, sources.pages, {**static, **files}, skip=skip)
+    seen = {**static, **files} if default else dict(files)
+    basis = RebuildBasis(rendering, sources.pages, seen, skip=skip)
     made_by: dict[str, str] = {}
-    generated = generate_outputs(state, site_dir, themes, {**static, **files}, memo, made_by, skip)
+    generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
-    errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by,
-                            with_static=bool(static)).check()
+    errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by, copies,
+                            with_static=default).check()
     return _LanguageBuild(files, origins, state, basis, len(page_files), warnings, errors)
 
 
+def _static_copies(images: ImageCatalog, static: dict[str, bytes]) -> set[str]:
+    """The copies (smaller, WebP, share crops) the catalog made of static files."""
+    out = {crop for target, crop in images.shares.items() if target in static}
+    for target, info in images.images.items():
+        if target in static:
+            out.update(path for path, _ in [*info.copies, *info.webp])
+    return out
+
+
+def _together(errors: list[SitegenError], more: SitegenError) -> SitegenError:
+    """The errors of gathering and planning as one group, each once."""
+    seen = {(e.path, e.line, e.message) for e in errors}
+    extra = [e for e in (more.errors if isinstance(more, ErrorGroup) else [more])
+             if (e.path, e.line, e.message) not in seen]
+    combined = [*errors, *extra]
+    return combined[0] if len(combined) == 1 else ErrorGroup(combined)
+
+
+def _skipped_note(sources: Sources, config: SiteConfig, tool: str) -> list[Diagnostic]:
+    """One note naming what of another tool's layout the build does not read, so that nothing is dropped without
+    a word; and an error-level warning when no page at all was found."""
+    bib_folders = {p.split("/")[0] + "/" for p in config.cv.get("bibtex") or []}
+    skipped = [s for s in sources.skipped if s not in bib_folders and not re.fullmatch(r"_config[\w.-]*\.ya?ml", s)]
+    notes = []
+    if skipped:
+        notes.append(Diagnostic(
+            f"not read: {len(skipped)} {tool} files and folders that sitegen does not run (templates, includes, "
+            f"styles, plugins, pages written in Liquid HTML): {', '.join(skipped)}", path=config.path,
+            hint="sitegen's theme renders the pages; `sitegen import jekyll` converts what you need of these"))
+    if not config.layout.content_dir and not sources.pages:
+        notes.append(Diagnostic(f"no Markdown page with front matter was found in this {tool} site",
+                                path=config.path, hint="Jekyll renders only files that start with a `---` line"))
+    return notes
+
+
 def _output_owners(site_dir: Path, sources: Sources, plan: SitePlan, pages: dict[str, bytes],
-                   cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str], *,
-                   with_static: bool = True) -> OutputOwners:
+                   cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str],
+                   images: dict[str, bytes], *, with_static: bool = True) -> OutputOwners:
     """Claim every output path for its source, in the order the files were made (static files only once, with
     the default language)."""
     owners = OutputOwners()
     for f in sources.static if with_static else ():
         owners.claim([f.rel], _site_relative(f.path, site_dir) or f"the theme's static/{f.rel}")
     owners.claim(plan.tree.resources.values(), {out: f"content/{rel}" for rel, out in plan.tree.resources.items()})
+    owners.claim(images, "an image copy made by sitegen (params.images)")
     by_output = {output_path_for(url): source_label(source) for source, url in plan.tree.urls.items()}
     owners.claim(pages, {path: _page_owner(path, by_output) for path in pages})
     owners.claim(cv_outputs, {path: doc.source.path for doc in plan.cv.documents
@@ -258,9 +365,11 @@ def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
     return config
 
 
-def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_dir: Path, memo: BuildMemo
-                   ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication]]:
-    """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase."""
+def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_dir: Path, memo: BuildMemo,
+                   warnings: list[Diagnostic]
+                   ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication], list[SitegenError]]:
+    """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase (returned, so that
+    planning what did parse can add its own)."""
     errors: list[SitegenError] = list(sources.errors)
     pages: list[Page] = []
     for source in sources.pages:
@@ -280,9 +389,13 @@ def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_
     publications, bib_errors = discover_bibtex(site_dir, bibtex_paths, config.path,
                                                functools.partial(_parse_bibtex, memo),
                                                allow_outside=config.allow_symlinks_outside)
-    errors.extend(bib_errors)
-    raise_if_any(errors)
-    return pages, data, cvs, publications
+    if config.dialect_settings.get("bibtex_problems") == "warn":
+        warnings.extend(Diagnostic(f"{e.message} (as jekyll-scholar does, the build goes on; an entry that cannot be "
+                                   "read is left out)", path=e.path, line=e.line, col=e.col, hint=e.hint)
+                        for e in bib_errors)
+    else:
+        errors.extend(bib_errors)
+    return pages, data, cvs, publications, errors
 
 
 def _parse_bibtex(memo: BuildMemo, text: str, path: str) -> tuple[list[Publication], list[SitegenError]]:
@@ -314,14 +427,15 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     rendered: dict[str, Rendered] = {}
     for source in plan.content:
         page = tree.pages[source]
-        cached = memo.cached_markdown(source, page.body, page.body_line, resolver.decisions_for_page(source))
+        cached = memo.cached_markdown(source, page.body + plan.expand_key, page.body_line,
+                                      resolver.decisions_for_page(source))
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]
     for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
                                                       plan.config.params).items():
         page = tree.pages[source]
-        memo.store_markdown(source, page.body, page.body_line, result, links)
+        memo.store_markdown(source, page.body + plan.expand_key, page.body_line, result, links)
         rendered[source] = result
     summaries: dict[str, str] = {}
     warnings: list[Diagnostic] = []
@@ -343,6 +457,36 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
         if intro in rendered:
             rendered.setdefault(page_source, rendered[intro])
     return SiteState(plan, dict(sorted(rendered.items())), summaries), warnings
+
+
+def _site_static(sources: Sources, site_dir: Path) -> list[str]:
+    """Output paths of the site's own static files (the theme's favicons and icons are left alone)."""
+    return [f.rel for f in sources.static if _site_relative(f.path, site_dir) is not None]
+
+
+def _shared_images(state: SiteState) -> set[str]:
+    """The images link previews show: each page's first (sitegen.views.PageView.images), the site default
+    (`params.og_image`) and the author photo, as output paths."""
+    base, params = state.config.base_path, state.config.params
+    author = params.get("author")
+    wanted = [params.get("og_image"), author.get("photo") if isinstance(author, dict) else None]
+    for source in state.plan.content:
+        view = state.view(source)
+        wanted.extend(view.images[:1] if view is not None else [])
+    return {t for t in (image_target(w, "/", base) for w in wanted if isinstance(w, str)) if t}
+
+
+def _image_warnings(state: SiteState, images: ImageCatalog, assets: set[str]) -> list[Diagnostic]:
+    """Each content page's missing, unreadable and alt-less images, located in its file."""
+    out: list[Diagnostic] = []
+    base = state.config.base_path
+    for source in state.plan.content:
+        page, rendered = state.tree.pages.get(source), state.rendered.get(source)
+        if page is None or rendered is None or "<img" not in rendered.html:
+            continue
+        out.extend(image_warnings(rendered.html, state.tree.urls.get(source, "/"), images, assets,
+                                  source_label(source), page.body, page.body_line, base))
+    return out
 
 
 def _render_summary(renderer: MarkdownRenderer, text: str) -> bytes:

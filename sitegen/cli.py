@@ -19,6 +19,7 @@ COMMANDS = {
     "check": "Check every internal link, image and fragment of the built site.",
     "cv": "Make the CV as HTML, PDF, JSON Resume or Markdown without building the site.",
     "clean": "Remove the output folder's sitegen files and the build cache.",
+    "theme": "Copy a theme template into the site, or list the site's templates that override the theme's.",
     "import": "Convert a Hugo or Jekyll site into a new sitegen site (the original is only read).",
 }
 MODULES = {"import": "import_"}

@@ -63,7 +63,25 @@ class MarkdownSettings:
     highlight: bool = True
     """Highlight fenced code with Pygments at build time."""
     math: bool = False
-    """Treat `$...$` in every page as math (otherwise only pages with `math: true`)."""
+    """Kept for older configurations: math (`$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]`) is found in every page anyway,
+    and a page's `math: false` turns it off."""
+
+
+@dataclass(frozen=True)
+class SourceLayout:
+    """Where a site's files are: sitegen's own folders, or another tool's layout read in place (a Jekyll site's
+    root holds its pages, `_posts/`, `_data/` and static files side by side)."""
+
+    content_dir: str = "content"
+    """The folder of the pages (`""`: the site root, where non-page files are static files at their own path)."""
+    renames: tuple[tuple[str, str], ...] = ()
+    """Top folders read as other content folders (`("_posts", "posts")`, `("_pages", "")`)."""
+    exclude: tuple[str, ...] = ()
+    """Site paths (or glob patterns) that are not part of the site."""
+    front_matter_only: bool = False
+    """A Markdown file without front matter is a static file, not a page (Jekyll's rule)."""
+    data_dir: str = "data"
+    """The folder of data files (`site.data`)."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +177,14 @@ class SiteConfig:
     """The file this configuration came from (for messages)."""
     site_layouts: bool = True
     """Use the site's own `layouts/` (set by a dialect: a Hugo site's are Go templates sitegen cannot run)."""
+    weight_first: bool = False
+    """Lists put pages with a `weight` first, lightest first, then the others newest first (Hugo's default
+    order, set for Hugo sites); otherwise newest first, weight only breaking ties."""
+    layout: SourceLayout = field(default_factory=SourceLayout)
+    """Where the site's files are (set by the site's dialect, never by sitegen.yaml)."""
+    dialect_settings: dict[str, Any] = field(default_factory=dict)
+    """What the site's dialect keeps of its tool's configuration for its own rules (Jekyll's permalink style,
+    collections, front-matter defaults); sitegen.yaml never sets it."""
     language_prefix: str = ""
     """Set by the build for one language of a multilingual site: the URL prefix of its pages (`/zh/`)."""
 
@@ -175,7 +201,8 @@ class SiteConfig:
         return f"{parts.scheme}://{parts.netloc}" if parts.scheme else ""
 
 
-_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts", "language_prefix"} | {
+_KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts", "weight_first", "layout",
+                                                  "dialect_settings", "language_prefix"} | {
     "baseURL", "languageCode", "default_language"}
 _LANGUAGE_KEYS = {"code", "name", "weight", "title", "description", "menu", "params", "date_format",
                   "content_dir", "url_prefix"}

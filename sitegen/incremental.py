@@ -75,6 +75,7 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
             return None
         talks[rel] = talk
     new_state = SiteState(dataclasses.replace(state.plan, tree=tree, talks=talks), rendered, state.summaries)
+    new_state.images = state.images  # assets are unchanged in a quick rebuild, and so are their copies
     new_state._meta_keys.update(state._meta_keys)  # metadata is unchanged, by the check above
     new_state._body_keys.update((k, v) for k, v in state._body_keys.items() if k not in edited)
     units = memo.units_reading(set(edited))

@@ -93,7 +93,7 @@ def merge_files(files: dict[str, bytes], origins: dict[str, str], own: dict[str,
     return errors
 
 
-def relabel(item: _Labelled, origins: dict[str, str]) -> _Labelled:
+def relabel_language(item: _Labelled, origins: dict[str, str]) -> _Labelled:
     """A message about a language's page names its file (`content/about.zh.md`), not its language-free source."""
     if not origins:
         return item
@@ -111,7 +111,7 @@ def relabel(item: _Labelled, origins: dict[str, str]) -> _Labelled:
         return dataclasses.replace(item, message=fix(item.message) or "", path=fix(item.path))
     if isinstance(item, ErrorGroup):
         for err in item.errors:
-            relabel(err, origins)
+            relabel_language(err, origins)
         return item
     item.message, item.path = fix(item.message) or "", fix(item.path)
     item.args = (item.message,)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from sitegen.content.text import plain_words
+from sitegen.content.text import packed_term_weights, plain_words, search_text
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
 from sitegen.dialects import Dialect
@@ -57,6 +57,7 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
     body, notes = dialect.expand(page.body, source, page.body_line, context)
     rendered = renderer.render(body, RenderContext(source=source, body_line=page.body_line, resolve_link=recording))
     rendered.plain, rendered.words = plain_words(rendered.html)  # here, on every core, not in templates
+    rendered.terms = packed_term_weights(search_text(rendered.plain))  # and the search index's share of the work
     rendered.warnings = tuple(notes)
     return rendered, tuple(sorted(seen.items()))
 

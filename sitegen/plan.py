@@ -29,8 +29,9 @@ from sitegen.cv.publication import Publication
 from sitegen.cv.pubpage import PublicationList, plan_publications
 from sitegen.cv.site import CVPlan, plan_cv
 from sitegen.cv.source import CVOptions, CVSource
-from sitegen.dialects import NATIVE, Dialect
+from sitegen.dialects import NATIVE, Dialect, SiteFacts
 from sitegen.errors import ContentError, SitegenError, raise_if_any
+from sitegen.memo import key_of
 
 NEWS_PAGE = "_news"
 """Source key of the generated /news/ page."""
@@ -71,6 +72,9 @@ class SitePlan:
     """`site.news`: data/news.yaml and content/news/ pages, newest first."""
     now: dt.datetime | None = None
     """The build time (for future pages, and which talks are still to come); `build_date` when that is set."""
+    expand_key: str = ""
+    """A digest of what the dialect's expansion reads of the site (`SiteFacts`), part of the key of each page's
+    rendered Markdown (`""` when it reads nothing)."""
 
 
 def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
@@ -85,7 +89,6 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
         errors.extend(problems)
         if talk is not None:
             talks[source] = talk
-    raise_if_any(errors)
     content = tuple(sorted(tree.pages))
     urls = urls or UrlHelper(config)
     taxonomies = collect_taxonomies(tree, config.taxonomies, dialect.term_slug)
@@ -96,15 +99,38 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     pubs = plan_publications(tree, config, urls, publications, cvs, cv_options.name_variants)
     tree = _with_pages(tree, pubs.pages, pubs.urls)
     news, news_errors = read_news(data, tree.pages, tree.urls)
-    raise_if_any(news_errors)
+    errors.extend(news_errors)
     tree = _with_pages(tree, *_news_page(tree, news, config))
     listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies)
     tree = _with_pages(tree, listing_pages, listing_urls)
-    raise_if_any(url_collisions(tree.urls, generated=set(listing_pages)))
+    raise_if_any([*errors, *url_collisions(tree.urls, generated=set(listing_pages))])
+    page_context = {**cv_plan.context, **pubs.context}
+    facts = site_facts(config, tree, content, data, urls, page_context)
+    bound = dialect.for_site(facts)
     return SitePlan(config=config, tree=tree, content=content, taxonomies=taxonomies, listing_terms=listing_terms,
-                    data=data, urls=urls, dialect=dialect, build_date=build_date, cv=cv_plan, publications=pubs.listing,
-                    page_context={**cv_plan.context, **pubs.context}, intros=dict(cv_plan.intros),
+                    data=data, urls=urls, dialect=bound, build_date=build_date, cv=cv_plan, publications=pubs.listing,
+                    page_context=page_context, intros=dict(cv_plan.intros),
+                    expand_key="" if bound is dialect else key_of("site-facts", facts),
                     talks=talks, news=tuple(news), now=now)
+
+
+def site_facts(config: SiteConfig, tree: ContentTree, content: tuple[str, ...], data: dict[str, Any],
+               urls: UrlHelper, page_context: Mapping[str, Mapping[str, Any]]) -> SiteFacts:
+    """What in-content syntax may read of the planned site: every content page's variables and URL, and where
+    each BibTeX entry is shown (the first publications page)."""
+    pages: dict[str, dict[str, Any]] = {}
+    for source in content:
+        page = tree.pages[source]
+        pages[source] = {**page.params, **page.taxonomies, "title": page.title, "url": urls.url(tree.urls[source]),
+                         "date": page.date, "description": page.description, "layout": page.layout or "",
+                         "path": source}
+    citations: dict[str, str] = {}
+    for source, context in sorted(page_context.items()):
+        listing = context.get("publications")
+        for entry in getattr(listing, "entries", []):
+            citations.setdefault(entry.key, f"{tree.urls[source]}#{entry.id}")
+    return SiteFacts(config=config, data=data, pages=pages, urls={s: tree.urls[s] for s in content},
+                     citations=citations)
 
 
 def _news_page(tree: ContentTree, news: list[NewsItem], config: SiteConfig

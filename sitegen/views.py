@@ -27,6 +27,7 @@ from sitegen.content.text import minutes_to_read, plain_text, plain_words, trunc
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
 from sitegen.cv.html import inline_markdown
+from sitegen.images import SHARE_SIZE, ImageCatalog, ImageSettings, image_target, rewrite_images
 from sitegen.markdown import Rendered
 from sitegen.memo import body_key, digest, page_meta_key, stable
 from sitegen.plan import SitePlan
@@ -63,6 +64,8 @@ class SiteState:
         self.rendered = rendered
         self.summaries = summaries
         """Rendered front matter `summary` Markdown, by source."""
+        self.images = ImageCatalog(ImageSettings(process=False))
+        """The site's processed images (the build sets it once its assets are read)."""
         self.views: dict[str, PageView] = {}
         self.reads: set[str] | None = None
         """While one page renders: the pages whose content (not just metadata) it read."""
@@ -186,8 +189,11 @@ class PageView:
 
     @property
     def content(self) -> Markup:
-        """The page body as HTML."""
-        return Markup(self.rendered.html)
+        """The page body as HTML, its images sized and given responsive copies (sitegen.images)."""
+        html = self.rendered.html
+        if self._state.images.images:
+            html = rewrite_images(html, self.path, self._state.images, self._state.config.base_path)
+        return Markup(html)
 
     def _touch(self) -> None:
         """Record that the page being rendered read this page's content."""
@@ -438,6 +444,31 @@ class PageView:
         return [{"name": rel[len(folder):], "url": self._state.urls.url("/" + out)}
                 for rel, out in sorted(self._state.tree.resources.items()) if rel.startswith(folder)]
 
+    @property
+    def images(self) -> list[str]:
+        """The page's images as site paths or absolute URLs, for sharing (OpenGraph, JSON-LD): `images:` front
+        matter (a path or a list; relative paths are the page's own), else the first image of its content that the
+        site itself serves and link previews can show (not a remote badge, not an SVG)."""
+        given = self._page.params.get("images")
+        if isinstance(given, str):
+            given = [given]
+        found = [str(i) for i in given if i] if isinstance(given, list) else []
+        if not found:
+            self._touch()
+            found = [src for src in _IMG_SRC.findall(self.rendered.html)
+                     if not src.startswith(("http://", "https://", "//", "data:")) and not src.endswith(".svg")][:1]
+        return [self._resolve(src) for src in found]
+
+    def _resolve(self, src: str) -> str:
+        """A content-relative image path made site-absolute (`resources/x.png` -> `/posts/p/resources/x.png`)."""
+        if src.startswith(("/", "http://", "https://", "data:")):
+            return src
+        return posixpath.normpath(posixpath.join(self.path, src)).replace("//", "/")
+
+
+_IMG_SRC = re.compile(r'<img\b[^>]*?\bsrc="([^"]+)"')
+"""The first image's `src` in rendered HTML (sitegen's Markdown always quotes attributes with `"`)."""
+
 
 class ViewList(Sequence["PageView"]):
     """Pages of a list as views, made when read: a paginated list of thousands renders ten of them."""
@@ -589,6 +620,27 @@ class SiteView:
     def get_page(self, source: str) -> PageView | None:
         """Look a page up by content path (`about.md`)."""
         return self._state.view(source)
+
+    def share_image(self, src: str) -> str:
+        """The image link previews should show for `src` (a site path): its 1200×630 crop when the build made
+        one (sitegen.images), else `src` itself."""
+        target = image_target(src, "/", self.config.base_path)
+        crop = self._state.images.shares.get(target) if target else None
+        return "/" + crop if crop else src
+
+    def image(self, src: str) -> dict[str, Any] | None:
+        """A processed image (`width`, `height`, `srcset`, `webp`: `srcset` strings of its copies), or None when
+        it is not one (remote, SVG, processing off). For templates' own images, e.g. the author photo."""
+        target = image_target(src, "/", self.config.base_path)
+        info = self._state.images.images.get(target) if target else None
+        if info is None:
+            if target not in self._state.images.shares.values():
+                return None
+            return {"width": SHARE_SIZE[0], "height": SHARE_SIZE[1], "srcset": "", "webp": ""}
+        url = self._state.urls.url
+        return {"width": info.width, "height": info.height,
+                "srcset": ", ".join([*(f"{url('/' + p)} {w}w" for p, w in info.copies), f"{url(src)} {info.width}w"]),
+                "webp": ", ".join(f"{url('/' + p)} {w}w" for p, w in info.webp)}
 
 
 def _under_base(html: Markup, base: str) -> Markup:

@@ -122,7 +122,7 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
     source = nfc(source)
     fm = split_front_matter(normalize_text(text), source)
     errors: list[SitegenError] = []
-    data = fm.data
+    data = dialect.front_matter(source, fm.data, config)
 
     def err(key: str, message: str, hint: str | None = None) -> None:
         errors.append(ContentError(f"`{key}`: {message}", path=source, line=fm.key_line(key), col=1, hint=hint))

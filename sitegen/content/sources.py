@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
+import posixpath
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from sitegen.config import SourceLayout
 from sitegen.confine import ALLOW_HINT, is_link_loop, outside
 from sitegen.content.urls import nfc
 from sitegen.errors import ContentError, SitegenError
 from sitegen.inputlimits import InputLimitError, check_input, decode_utf8, limit_error, located
+from sitegen.outdir import MANIFEST
 from sitegen.yamlload import load_yaml, yaml_error
 
 MARKDOWN_EXTS = (".md", ".markdown")
@@ -44,6 +49,11 @@ class Sources:
     data: list[SourceFile] = field(default_factory=list)
     """Files under data/."""
     errors: list[SitegenError] = field(default_factory=list)
+    labels: dict[str, str] = field(default_factory=dict)
+    """How messages name a file read in place from another tool's layout: `content/posts/x.md` ->
+    `_posts/x.md`, `data/nav.yml` -> `_data/nav.yml` (empty for sitegen's own folders)."""
+    skipped: list[str] = field(default_factory=list)
+    """Site paths of another tool's layout that are not read (its templates, plugins, Liquid HTML pages)."""
 
 
 def ignored_name(name: str, *, dotfiles: bool = False) -> bool:
@@ -57,12 +67,14 @@ def ignored_name(name: str, *, dotfiles: bool = False) -> bool:
 
 
 def walk_files(root: Path, site_root: Path, label: str, errors: list[SitegenError], *,
-               allow_outside: bool = False, dotfiles: bool = False) -> list[SourceFile]:
+               allow_outside: bool = False, dotfiles: bool = False,
+               prune: Callable[[str], bool] | None = None) -> list[SourceFile]:
     """All regular files below `root`, sorted; links are followed only when they stay inside `site_root`
     (anywhere with `allow_outside`), and each folder is visited once (a loop of links ends there).
 
     Dotfiles and dot folders (`.git`, `.DS_Store`) are skipped; with `dotfiles` (static/) dotfiles and
-    `.well-known/` are kept, and only `.git`, `.DS_Store` and editor leftovers are skipped.
+    `.well-known/` are kept, and only `.git`, `.DS_Store` and editor leftovers are skipped. `prune(rel)` says
+    which folders are not entered at all.
     """
     out: list[SourceFile] = []
     if not root.is_dir():
@@ -112,6 +124,8 @@ def walk_files(root: Path, site_root: Path, label: str, errors: list[SitegenErro
             if is_dir:
                 if dotfiles and entry.name.startswith(".") and entry.name != ".well-known":
                     continue  # only .well-known/ of the dot folders is published
+                if prune is not None and prune(child_rel):
+                    continue
                 visit(child, child_rel)
             elif entry.is_file(follow_symlinks=True):
                 out.append(SourceFile(child_rel, child))
@@ -120,12 +134,19 @@ def walk_files(root: Path, site_root: Path, label: str, errors: list[SitegenErro
     return out
 
 
-def discover_sources(site_dir: Path, theme_dirs: list[Path], *, allow_outside: bool = False) -> Sources:
+def discover_sources(site_dir: Path, theme_dirs: list[Path], *, allow_outside: bool = False,
+                     layout: SourceLayout | None = None) -> Sources:
     """Scan content/, static/ (site then themes) and data/ once. Links may leave the site with `allow_outside`
-    (`allow_symlinks_outside` in sitegen.yaml)."""
+    (`allow_symlinks_outside` in sitegen.yaml). Another tool's `layout` (a Jekyll site) is read in place."""
     sources = Sources()
-    for f in walk_files(site_dir / "content", site_dir, "content", sources.errors, allow_outside=allow_outside):
-        (sources.pages if f.rel.lower().endswith(MARKDOWN_EXTS) else sources.resources).append(f)
+    layout = layout or SourceLayout()
+    in_place: list[SourceFile] = []
+    if layout.content_dir:
+        for f in walk_files(site_dir / layout.content_dir, site_dir, layout.content_dir, sources.errors,
+                            allow_outside=allow_outside):
+            (sources.pages if f.rel.lower().endswith(MARKDOWN_EXTS) else sources.resources).append(f)
+    else:
+        in_place = discover_in_place(site_dir, layout, sources, allow_outside)
     static: dict[str, SourceFile] = {}
     for theme in reversed(theme_dirs):
         # A theme inside the site must stay inside the site; one shipped with sitegen inside its own folder.
@@ -136,11 +157,80 @@ def discover_sources(site_dir: Path, theme_dirs: list[Path], *, allow_outside: b
     for f in walk_files(site_dir / "static", site_dir, "static", sources.errors, allow_outside=allow_outside,
                         dotfiles=True):
         static[f.rel] = f
+    for f in in_place:
+        static[f.rel] = f
     sources.static = [static[k] for k in sorted(static)]
-    sources.data = [f for f in walk_files(site_dir / "data", site_dir, "data", sources.errors,
+    sources.data = [f for f in walk_files(site_dir / layout.data_dir, site_dir, layout.data_dir, sources.errors,
                                           allow_outside=allow_outside)
                     if f.rel.lower().endswith(DATA_EXTS)]
+    if layout.data_dir != "data":
+        sources.labels.update({f"data/{f.rel}": f"{layout.data_dir}/{f.rel}" for f in sources.data})
     return sources
+
+
+def discover_in_place(site_dir: Path, layout: SourceLayout, sources: Sources, allow_outside: bool
+                      ) -> list[SourceFile]:
+    """A site whose root holds everything (Jekyll): Markdown pages (with front matter, when the tool asks for it)
+    under their content path (`_posts/x.md` -> `posts/x.md`), the other files as static files at their own path.
+    Folders starting with `_` are the tool's own (templates, plugins) unless renamed into content; they and
+    template pages (HTML with front matter) are listed in `sources.skipped`. Returns the static files."""
+    renames = dict(layout.renames)
+    static: list[SourceFile] = []
+    skipped: set[str] = set()
+
+    def prune(rel: str) -> bool:
+        if rel == layout.data_dir or _excluded(rel, layout.exclude) or (site_dir / rel / MANIFEST).is_file():
+            return True  # data is read as data; a folder sitegen built into (`public/`) is output, not input
+        if posixpath.basename(rel).startswith("_") and rel not in renames:
+            skipped.add(rel + "/")
+            return True
+        return False
+
+    for f in walk_files(site_dir, site_dir, ".", sources.errors, allow_outside=allow_outside, prune=prune):
+        top, _, rest = f.rel.partition("/")
+        if _excluded(f.rel, layout.exclude):
+            continue
+        if posixpath.basename(f.rel).startswith("_"):
+            skipped.add(f.rel)
+            continue
+        has_front = _starts_with_front_matter(f.path)
+        if f.rel.lower().endswith(MARKDOWN_EXTS) and (has_front or not layout.front_matter_only):
+            into = renames.get(top) if rest else None
+            rel = f.rel if into is None else (f"{into}/{rest}" if into else rest)
+            if f"content/{rel}" in sources.labels:  # `_pages/about.md` beside `about.md`: one would vanish
+                sources.errors.append(ContentError(
+                    f"`{sources.labels[f'content/{rel}']}` and `{f.rel}` are read as the same page `{rel}`",
+                    path=f.rel, hint="rename or remove one of them"))
+                continue
+            sources.pages.append(SourceFile(rel, f.path))
+            sources.labels[f"content/{rel}"] = f.rel
+        elif has_front and layout.front_matter_only:
+            skipped.add(f.rel)  # a page written in the tool's template language (`index.html` with a Liquid loop)
+        elif rest and top in renames:
+            continue  # a file beside a post in _posts/: Jekyll does not publish it either
+        else:
+            static.append(f)
+    sources.pages.sort(key=lambda f: f.rel)
+    sources.skipped = sorted(skipped)
+    return static
+
+
+def _excluded(rel: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a site path, or a folder on its way, matches one of the patterns (`Gemfile`, `vendor`, `*.lock`)."""
+    parts = rel.split("/")
+    prefixes = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    return any(fnmatch.fnmatchcase(p, pat.strip("/")) or fnmatch.fnmatchcase(p.rsplit("/", 1)[-1], pat.strip("/"))
+               for p in prefixes for pat in patterns)
+
+
+def _starts_with_front_matter(path: Path) -> bool:
+    """Whether a file begins with a `---` line (Jekyll renders only such files)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(8)
+    except OSError:
+        return False
+    return head.lstrip(b"\xef\xbb\xbf").startswith((b"---\n", b"---\r", b"--- "))
 
 
 def read_bytes(source: SourceFile, label: str) -> bytes:

@@ -61,3 +61,48 @@ def truncate_words(text: str, limit: int) -> str:
             return "".join(out).strip() + "…"
         out.append(token)
     return "".join(out).strip()
+
+
+_CJK_RUN = re.compile(_CJK.pattern[:-1] + "]+")
+_LATIN_TERM = re.compile(r"[^\W_" + _CJK.pattern[1:-1] + r"]{1,40}")
+_MATH = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+
+
+def search_text(text: str) -> str:
+    """Plain text as the search index keeps it: whitespace collapsed, math source (`\\(...\\)`, `\\[...\\]`)
+    left out."""
+    return " ".join(_MATH.sub(" ", text).split())
+
+
+def index_terms(text: str) -> list[str]:
+    """The search index's terms of a text, with repeats: lowercased words (cut at 40 characters), then CJK
+    character pairs (a lone CJK character is its own term)."""
+    lowered = text.lower()
+    out = _LATIN_TERM.findall(lowered)
+    for run in _CJK_RUN.findall(lowered):
+        out += [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
+    return out
+
+
+def term_weights(text: str) -> dict[str, int]:
+    """Each search term of a text and how often it occurs (at most 7)."""
+    counts: dict[str, int] = {}
+    for term in index_terms(text):
+        counts[term] = counts.get(term, 0) + 1
+    return {term: min(count, 7) for term, count in counts.items()}
+
+
+def is_cjk(char: str) -> bool:
+    """Whether a character is Chinese, Japanese or Korean (one search term per pair of them)."""
+    return _CJK.match(char) is not None
+
+
+def packed_term_weights(text: str) -> str:
+    """`term_weights` as one string, `term` + weight digit, space-separated (a page's many small strings would
+    cost ~25 KB of memory a page; this costs its length)."""
+    return " ".join(f"{term}{weight}" for term, weight in term_weights(text).items())
+
+
+def unpack_term_weights(packed: str) -> dict[str, int]:
+    """The weights `packed_term_weights` packed."""
+    return {item[:-1]: int(item[-1]) for item in packed.split(" ")} if packed else {}

@@ -11,8 +11,10 @@ import datetime as dt
 import posixpath
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from sitegen.config import SiteConfig
+from sitegen.content.buildopts import never_rendered
 from sitegen.content.page import Page
 from sitegen.content.talks import is_talk
 from sitegen.content.urls import (
@@ -47,7 +49,8 @@ class LeftOut:
 
     source: str
     reason: str
-    """`draft`, `future` (its `publishDate` or `date` is after the build time) or `expired`."""
+    """`draft`, `future` (its `publishDate` or `date` is after the build time), `expired`, or `headless` (Hugo's
+    `headless: true` or `build: {render: never}`, see `sitegen.content.buildopts`)."""
     date: dt.datetime | None = None
     """The date that decided (`future`, `expired`)."""
     output: str | None = None
@@ -84,9 +87,12 @@ class ContentTree:
         return {source: i for i, source in enumerate(self.regular)}
 
 
-def sort_key(page: Page) -> tuple[float, int, str, str]:
-    """Newest first; ties by weight, then title, then path, so order never depends on the file system."""
+def sort_key(page: Page, weight_first: bool = False) -> tuple[Any, ...]:
+    """Newest first; ties by weight, then title, then path, so order never depends on the file system.
+    `weight_first` (Hugo's order): pages with a weight come first, lightest first, then the others by date."""
     date = page.date or _FAR_PAST
+    if weight_first:
+        return (page.weight == 0, page.weight, -date.timestamp(), page.title.casefold(), page.source)
     return (-date.timestamp(), page.weight, page.title.casefold(), page.source)
 
 
@@ -186,8 +192,10 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
     errors: list[SitegenError] = []
     left_out: dict[str, LeftOut] = {}
     published = []
+    unrendered = never_rendered(pages)
     for page in pages:
-        why = why_left_out(page, config, now, drafts, future)
+        why = LeftOut(page.source, "headless") if page.source in unrendered else \
+            why_left_out(page, config, now, drafts, future)
         if why is None:
             published.append(page)
         else:
@@ -198,8 +206,11 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
         index = f"{key}/_index.md" if key else "_index.md"
         if index not in by_source:
             title = config.title if not key else key.split("/")[-1].replace("-", " ").replace("_", " ").title()
-            by_source[index] = Page(source=index, kind="home" if not key else "section", title=title, body="",
-                                    generated=True)
+            # A dialect may name the list after the page the site wrote for it (Jekyll's Liquid archive pages).
+            written = config.dialect_settings.get("list_pages", {}).get(key, {})
+            by_source[index] = Page(source=index, kind="home" if not key else "section",
+                                    title=written.get("title") or title, body="", generated=True,
+                                    aliases=_list_aliases(written.get("aliases", [])))
     sections = {k: Section(key=k, page=f"{k}/_index.md" if k else "_index.md") for k in sorted(keys)}
     for key in sorted(keys - {""}):
         parent = _nearest_section(posixpath.dirname(key), keys)
@@ -208,7 +219,9 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
     urls: dict[str, str] = {}
     section_of: dict[str, str] = {}
     claimed: dict[str, str] = {}
-    for source in sorted(by_source):
+    # Pages written by hand first: a folder's generated list page gives way to a page at its URL
+    # (`publications.md` beside `publications/`, Jekyll's `permalink: /`), which becomes the folder's page.
+    for source in sorted(by_source, key=lambda s: (by_source[s].generated, s)):
         page = by_source[source]
         folder = posixpath.dirname(source) if page.kind != "page" else page.folder
         section = _nearest_section(folder, keys) if page.kind == "page" else folder
@@ -218,6 +231,9 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
             errors.append(ContentError(str(exc), path=f"content/{source}", hint="fix the permalink pattern"))
             continue
         out = output_path_for(url).casefold()
+        if out in claimed and page.generated and page.kind in ("home", "section"):
+            sections[folder].page = claimed[out]
+            continue
         if out in claimed:
             errors.append(ContentError(
                 f"two pages write the same output `{output_path_for(url)}`: content/{claimed[out]} and "
@@ -231,14 +247,14 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
             sections[section].pages.append(source)
 
     for listing in sections.values():
-        listing.pages.sort(key=lambda s: sort_key(by_source[s]))
+        listing.pages.sort(key=lambda s: sort_key(by_source[s], config.weight_first))
     prev: dict[str, str | None] = {}
     nxt: dict[str, str | None] = {}
     for listing in sections.values():
         for i, member in enumerate(listing.pages):
             nxt[member] = listing.pages[i - 1] if i > 0 else None
             prev[member] = listing.pages[i + 1] if i + 1 < len(listing.pages) else None
-    regular = sorted(section_of, key=lambda s: sort_key(by_source[s]))
+    regular = sorted(section_of, key=lambda s: sort_key(by_source[s], config.weight_first))
     hidden_bundles = {posixpath.dirname(p.source) for p in pages if p.is_bundle and p.source not in urls}
     resources = _place_resources([r for r in resource_paths if not _under(r, hidden_bundles)], by_source, urls)
     by_path: dict[str, str] = {}
@@ -271,6 +287,17 @@ def _address_left_out(left_out: dict[str, LeftOut], pages: list[Page], keys: set
         taken = out is not None and out.casefold() in claimed
         placed[source] = dataclasses.replace(why, output=None if taken else out)
     return placed
+
+
+def _list_aliases(urls: list[str]) -> list[str]:
+    """The site paths of a list page's aliases (any that is not a plain site path is left out)."""
+    out = []
+    for url in urls:
+        try:
+            out.append(normalize_url_path(url))
+        except UnsafeURLError:
+            continue
+    return out
 
 
 def _under(rel: str, folders: set[str]) -> bool:

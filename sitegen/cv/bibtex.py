@@ -32,7 +32,7 @@ MONTH_MACROS = {name[:3]: name.title() for name in MONTH_NAMES}
 ENTRY_TYPES = frozenset(TYPES) | {"misc", "online", "electronic"}
 """Entry types sitegen knows; any other is reported (usually a typo: `@inprocedings`)."""
 VERBATIM_FIELDS = frozenset({"doi", "url", "eprint", "arxiv", "pdf", "code", "slides", "html", "video", "poster",
-                             "website", "project", "supp"})
+                             "website", "project", "supp", "preview", "blog"})
 """Identifiers and URLs: braces dropped, never LaTeX-decoded (a `%` or `_` in a URL stays)."""
 MAX_VALUE_CHARS = 100_000
 """The longest a field or @string value may be once its macros are expanded (`a1 = a0 # a0` doubles)."""

@@ -66,7 +66,7 @@ def inline(markdown: str) -> str:
     return "(" + (" + ".join(stack[0]) or "[]") + ")"
 
 
-def _entry(e: Entry, accent: str, link_label: str = "Link", comma: str = ", ") -> str:
+def _entry(e: Entry, accent: str, link_label: str = "Link", comma: str = ", ", abstract: bool = False) -> str:
     head = [f"strong({inline(e.title)})"]
     if e.subtitle:
         head.append(f"text({s(' · ' + e.subtitle)})")
@@ -79,7 +79,9 @@ def _entry(e: Entry, accent: str, link_label: str = "Link", comma: str = ", ") -
     if org or e.badges:
         badge = "".join(f" [{b}]" for b in e.badges)
         lines.append(f"emph(text(fill: luma(60), {s(org + badge)}))")
-    if e.summary:
+    if e.summary and abstract:  # a publication's summary is its abstract: smaller, under the title
+        lines.append(f"text(size: 9pt, fill: luma(60), {inline(e.summary)})")
+    elif e.summary:
         lines.append(inline(e.summary))
     if e.highlights:
         items = ", ".join(f"[#{inline(h)}]" for h in e.highlights)
@@ -118,7 +120,7 @@ def typst_source(cv: CV, paper: str, fonts: list[str] | None = None, date: dt.da
         "fallback: true)",
         "#set par(justify: false, leading: 0.6em)",
         "#set list(indent: 0.6em, body-indent: 0.5em)",
-        "#show heading.where(level: 2): it => block(above: 1.3em, below: 0.6em, sticky: true, width: 100%)["
+        "#show heading.where(level: 2): it => block(above: 1.15em, below: 0.55em, sticky: true, width: 100%)["
         f"#text(size: 11pt, weight: \"bold\", fill: {ACCENT}, upper(it.body)) #v(-0.7em) "
         "#line(length: 100%, stroke: 0.5pt + luma(160))]",
         f"#align(center)[#text(size: 20pt, weight: \"bold\", {s(cv.name)})]",
@@ -130,12 +132,12 @@ def typst_source(cv: CV, paper: str, fonts: list[str] | None = None, date: dt.da
     if cv.summary:
         out.append(f"#v(0.4em)\n#({inline(cv.summary)})")
     for section in cv.sections:
-        entries = [_entry(e, ACCENT, cv.labels.get("link", "Link"), cv.labels.get("comma", ", "))
-                   for e in section.entries]
+        entries = [_entry(e, ACCENT, cv.labels.get("link", "Link"), cv.labels.get("comma", ", "),
+                          abstract=section.key == "publications") for e in section.entries]
         heading = f"#heading(level: 2, {s(section.title)})"
         if section.key in COMPACT_SECTIONS:  # a line or two each: kept together, never one line left alone
             body = "\n".join([heading, *entries])
-            out.append(f"#block(breakable: false, above: 1.3em, width: 100%)[\n{body}\n]")
+            out.append(f"#block(breakable: false, above: 1.15em, width: 100%)[\n{body}\n]")
         else:
             out.append(heading)
             out.extend(entries)

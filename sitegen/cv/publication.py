@@ -24,7 +24,8 @@ from sitegen.content.urls import is_site_path
 
 SITE_FIELDS = frozenset({"selected", "pdf", "code", "slides", "award", "award_name", "abstract", "tags", "html",
                          "abbr", "supp", "poster", "website", "video", "project", "bibtex_show", "preview",
-                         "altmetric", "dimensions", "google_scholar_id", "additional_info", "annotation"})
+                         "altmetric", "dimensions", "google_scholar_id", "additional_info", "annotation",
+                         "inspirehep_id", "blog"})
 """Fields that only steer how sitegen shows an entry; left out of the BibTeX shown for citing it."""
 FILLED_FROM_BIBTEX = ("releaseDate", "authors", "type", "doi", "arxiv", "url", "pdf", "code", "slides", "tags")
 """What a CV file's entry takes from the BibTeX entry of the same work when it leaves it out (not the words it
@@ -79,6 +80,9 @@ class Publication:
     path: str = ""
     """Where it was written (`data/papers.bib`), for messages."""
     line: int = 0
+    extra: tuple[tuple[str, str], ...] = ()
+    """al-folio's other fields, as written or made site paths (`abbr`, `bibtex_show`, `preview`, `html`, `supp`,
+    `altmetric`, `dimensions`, `poster`, `website`...), for themes that show them."""
 
     @property
     def year(self) -> str:
@@ -122,8 +126,9 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
         problems.append(("doi", f"`doi = {{{get('doi')}}}` is not a DOI",
                          "write the DOI alone, e.g. `doi = {10.1145/3600006.3613165}`"))
     links: dict[str, str] = {}
+    al_folio = path.startswith("_bibliography/")  # jekyll-scholar's folder: al-folio's conventions apply
     for name in ("url", "pdf", "code", "slides", *MORE_LINKS):
-        value = get(name, "") or (get("html", "") if name == "url" else "")
+        value = _al_folio_path(name, get(name, ""), al_folio) or (get("html", "") if name == "url" else "")
         if value and not (re.fullmatch(r"https?://\S+", value) or (is_site_path(value) and " " not in value)):
             problems.append((name, f"`{name} = {{{value}}}` is not a link",
                              "write a full URL (https://...) or a path on this site (/papers/remat.pdf)"))
@@ -140,8 +145,26 @@ def map_entry(kind: str, key: str, title: str, authors: list[str], date: str, fi
         selected=selected in _TRUE, summary=get("abstract", ""), tags=tuple(dict.fromkeys(tags)),
         publisher=get("publisher", ""), abbr=get("abbr", ""), note=get("note", ""),
         more_links=tuple((name, links[name]) for name in MORE_LINKS if links[name]), bibtex=bibtex, path=path,
-        line=line)
+        line=line, extra=tuple((name, _al_folio_path(name, get(name, ""), al_folio))
+                               for name in sorted(AL_FOLIO_EXTRA) if get(name)))
     return publication, problems
+
+
+AL_FOLIO_FOLDERS = {"pdf": "/assets/pdf/", "supp": "/assets/pdf/", "poster": "/assets/pdf/", "slides": "/assets/pdf/",
+                    "preview": "/assets/img/publication_preview/"}
+"""Where al-folio keeps the files its BibTeX fields name by file name alone (`pdf = {paper.pdf}`)."""
+AL_FOLIO_EXTRA = frozenset({"abbr", "bibtex_show", "preview", "html", "supp", "altmetric", "dimensions",
+                            "google_scholar_id", "inspirehep_id", "website", "poster", "blog"})
+"""al-folio's fields that sitegen keeps in `Publication.extra`."""
+
+
+def _al_folio_path(name: str, value: str, al_folio: bool) -> str:
+    """A file named alone in an al-folio field (`paper.pdf`, in a file of `_bibliography/`) as the site path
+    al-folio gives it (`/assets/pdf/paper.pdf`); anything else as written."""
+    value = value.strip()
+    if al_folio and name in AL_FOLIO_FOLDERS and value and "/" not in value and ":" not in value and " " not in value:
+        return AL_FOLIO_FOLDERS[name] + value
+    return value
 
 
 def _arxiv(fields: dict[str, str]) -> str:

@@ -4,11 +4,14 @@
     content/publications.md (`layout: publications`) -> title and introduction of /publications/
 
 Every page with `layout: publications` gets `publications` in its context, labelled in the page's language.
-Without such a page, one is generated at /publications/ (as /cv/ is for a CV), unless that URL is taken.
+Without such a page, one is generated at /publications/ (as /cv/ is for a CV). A page of the author's at that
+URL (`publications.md`, al-folio's `_pages/publications.md`) with no template of its own gets the layout: its text
+above the generated list, never one silently replacing the other.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -172,15 +175,24 @@ def plan_publications(tree: ContentTree, config: SiteConfig, urls: UrlHelper, bi
                                 for p, a in zip(publications, anchors, strict=True)], words)
 
     pages = [source for source, page in sorted(tree.pages.items()) if page.layout == LAYOUT]
-    taken = {output_path_for(u).casefold() for u in tree.urls.values()}
+    owner = next((s for s, u in sorted(tree.urls.items())
+                  if output_path_for(u).casefold() == output_path_for(URL).casefold()), None)
     added: dict[str, Page] = {}
-    if not pages and publications and output_path_for(URL).casefold() not in taken:
+    added_urls: dict[str, str] = {}
+    if not pages and publications and owner is None:
         added[PAGE] = Page(source=PAGE, kind="page", title=labels(config.language)["publications"],
                            body="", layout=LAYOUT, generated=True)
+        added_urls[PAGE] = URL
         pages = [PAGE]
+    elif not pages and publications and owner is not None and _merges(tree.pages[owner]):
+        # The author's own /publications/ page (`publications.md`, al-folio's `{% bibliography %}` page): their
+        # text first, then the BibTeX list, rather than one silently replacing the other.
+        added[owner] = dataclasses.replace(tree.pages[owner], layout=LAYOUT)
+        added_urls[owner] = tree.urls[owner]
+        pages = [owner]
     all_pages = {**tree.pages, **added}
     site_listing = listing(config.language)
-    page_urls = {PAGE: URL} if added else {}
+    page_urls = dict(added_urls)
     context: dict[str, dict[str, Any]] = {
         source: {"publications": listing(all_pages[source].lang or config.language)} for source in pages}
     if own_pages:  # `publications.pages: true`: a page per publication, for Google Scholar's and Zotero's readers
@@ -197,6 +209,16 @@ def _cited_as(entry: PublicationView) -> str:
     """`Ada Lin, Bo Chen. MLSys 2024, May 2024.`: a page description for an entry without an abstract."""
     parts = [", ".join(entry.author_names), ", ".join(x for x in (entry.venue, entry.when) if x)]
     return ". ".join(p for p in parts if p) + "." if any(parts) else entry.title
+
+
+MERGED_LAYOUTS = frozenset({"page", "default", "single", "archive", "post", "about", "bib", "publications"})
+"""Layouts of a hand-written /publications/ page that get the BibTeX list below their text (sitegen's default, and
+the generic layouts of Jekyll themes); a page with its own template (`layout: mypubs`) keeps it."""
+
+
+def _merges(page: Page) -> bool:
+    """Whether a page at /publications/ shows the BibTeX list below its text."""
+    return page.kind == "page" and not page.generated and (page.layout is None or page.layout in MERGED_LAYOUTS)
 
 
 def _anchors(publications: list[Publication]) -> list[str]:

@@ -193,9 +193,11 @@ def discover_cvs(site_dir: Path, default_lang: str, *, allow_outside: bool = Fal
             errors.append(exc)
             continue
         lang = match.group(1) or match.group(2) or default_lang
+        if lang in seen and file.name.startswith("resume."):
+            continue  # data/cv.* is the CV (sorted first); a resume.json beside it stays a data file for templates
         if lang in seen:
             errors.append(ContentError(f"a second CV for language `{lang}`", path=f"data/{file.name}",
-                                       hint="keep one of cv.yaml / cv.json / cv.toml / resume.json per language"))
+                                       hint="keep one of cv.yaml / cv.json / cv.toml per language"))
             continue
         seen.add(lang)
         source, problems = load_cv_file(file, f"data/{file.name}", lang)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.config import SiteConfig
-from sitegen.dialects.base import Dialect
+from sitegen.dialects.base import Dialect, SiteFacts
 from sitegen.dialects.hugo import HUGO
 from sitegen.dialects.jekyll import JEKYLL
 from sitegen.dialects.native import NATIVE
@@ -37,4 +37,4 @@ def load_site_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     return detect_dialect(site_dir).load_config(site_dir)
 
 
-__all__ = ["DIALECTS", "HUGO", "JEKYLL", "NATIVE", "Dialect", "detect_dialect", "load_site_config"]
+__all__ = ["DIALECTS", "HUGO", "JEKYLL", "NATIVE", "Dialect", "SiteFacts", "detect_dialect", "load_site_config"]

@@ -29,6 +29,22 @@ class ExpandContext:
     """A site path (`/img/a.png`) -> its URL with the site's base path (`/repo/img/a.png`)."""
 
 
+@dataclass(frozen=True)
+class SiteFacts:
+    """What in-content syntax may read of the planned site (Liquid's `site` and `page`, links between pages):
+    known only once the content tree is planned, before any page renders."""
+
+    config: SiteConfig
+    data: dict[str, Any] = field(default_factory=dict)
+    """`site.data`."""
+    pages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Content source -> the page's variables (`title`, `url`, `date`, `tags`, its other front matter)."""
+    urls: dict[str, str] = field(default_factory=dict)
+    """Content source -> its URL without the base path (`/posts/x/`)."""
+    citations: dict[str, str] = field(default_factory=dict)
+    """BibTeX key -> the URL of its entry on the publications page, without the base path."""
+
+
 class Dialect(Protocol):
     """How one tool's sites are read: layout, config, naming rules and in-content syntax."""
 
@@ -63,4 +79,14 @@ class Dialect(Protocol):
         """In-content syntax expanded before Markdown (shortcodes, Liquid tags), with file:line warnings for
         what could not be expanded. `body_line` is the file line of the body's first line; `context` looks
         up other pages and parameters (None: nothing can be looked up)."""
+        ...
+
+    def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
+        """A page's front matter as its tool sees it (its defaults applied, the URL its permalink rules give written
+        as `url`), before sitegen reads it; sitegen's own dialect returns it unchanged."""
+        ...
+
+    def for_site(self, facts: SiteFacts) -> Dialect:
+        """The dialect bound to the planned site, for `expand` (Liquid reads `site.*`, `{% link %}` other pages);
+        a dialect whose expansion reads nothing of the site returns itself."""
         ...

@@ -21,7 +21,8 @@ from urllib.parse import urlsplit
 import yaml
 
 from sitegen.config import Author, BuildSettings, MarkdownSettings, MenuItem, SiteConfig, find_config
-from sitegen.dialects.base import ExpandContext
+from sitegen.dialects.base import ExpandContext, SiteFacts
+from sitegen.dialects.hugo_languages import hugo_languages, single_language
 from sitegen.dialects.native import hugo_urlize
 from sitegen.dialects.shortcodes import expand_shortcodes
 from sitegen.errors import ConfigError, Diagnostic
@@ -57,6 +58,8 @@ class HugoConfigReader:
     unmapped: list[str] = field(default_factory=list)
     build: dict[str, bool] = field(default_factory=dict)
     markdown: dict[str, bool] = field(default_factory=dict)
+    notes: list[Diagnostic] = field(default_factory=list)
+    """Warnings of a section reader (a language left out), reported with the unmapped keys."""
 
     def run(self) -> tuple[SiteConfig, list[Diagnostic]]:
         """Every section through its reader in `SECTIONS`; other keys are listed once as not mapped."""
@@ -68,7 +71,7 @@ class HugoConfigReader:
                 self.unmapped.append(key)
         self.values["build"] = BuildSettings(**self.build)
         self.values["markdown"] = MarkdownSettings(**self.markdown)
-        warnings = []
+        warnings = list(self.notes)
         if self.unmapped:
             warnings.append(Diagnostic(
                 f"Hugo settings sitegen does not use: {'; '.join(sorted(self.unmapped))}", path=self.path,
@@ -110,8 +113,24 @@ def _base_url(r: HugoConfigReader, value: Any) -> None:
 
 
 def _language(r: HugoConfigReader, value: Any) -> None:
-    if (text := r.text(value, "languageCode")) is not None:
+    if (text := r.text(value, "languageCode")) is not None and "languages" not in r.values:
         r.values["language"] = text
+
+
+def _languages(r: HugoConfigReader, value: Any) -> None:
+    """`[languages]`: a site in several languages (`sitegen.dialects.hugo_languages`), the default first."""
+    disabled = r.raw.get("disablelanguages")
+    languages, notes = hugo_languages(value, str(r.raw.get("defaultcontentlanguage") or "en"),
+                                      [str(d) for d in disabled] if isinstance(disabled, list) else [], r.path)
+    r.notes.extend(notes)
+    if len(languages) > 1:
+        r.values["languages"] = languages
+        r.values["language"] = languages[0].tag
+        r.values["default_language_in_subdir"] = r.raw.get("defaultcontentlanguageinsubdir") is True
+    else:  # one language: its title, menu and params are the site's
+        r.values.update(single_language(languages))
+        if languages and languages[0].params:
+            r.values["params"] = {**r.values.get("params", {}), **languages[0].params}
 
 
 def _author(r: HugoConfigReader, value: Any) -> None:
@@ -230,6 +249,7 @@ SECTIONS: dict[str, Callable[[HugoConfigReader, Any], None]] = {
     "title": _title,
     "baseurl": _base_url,
     "languagecode": _language,
+    "languages": _languages,
     "author": _author,
     "params": _params,
     "menu": _menus,
@@ -325,20 +345,20 @@ def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     raw, path = read_hugo_config(site_dir)
     reader = HugoConfigReader(raw, path)
     reader.values["site_layouts"] = False  # Go templates: sitegen's theme renders the pages
+    reader.values["weight_first"] = True  # Hugo lists weighted (pinned) pages first
     if (site_dir / "layouts").is_dir():
         reader.unmapped.append("layouts/ (Hugo templates cannot run: sitegen's theme renders the pages)")
     return reader.run()
 
 
 def is_hugo_site(site_dir: Path) -> bool:
-    """A Hugo config file or `config/_default/`, and no `sitegen.yaml` (a converted site follows sitegen's
-    rules); a `_config.yml` beside a `config.*` without a `content/` folder is Jekyll's."""
+    """`hugo.toml|yaml|json` or `config/_default/`, or `config.toml|yaml|json` beside a `content/` folder (a
+    `config.json` alone belongs to many tools), and no `sitegen.yaml` (a converted site follows sitegen's rules)."""
     if find_config(site_dir) is not None:
         return False
     if any((site_dir / name).is_file() for name in ROOT_FILES[:4]) or (site_dir / CONFIG_DIR).is_dir():
         return True
-    has_config = any((site_dir / name).is_file() for name in ROOT_FILES[4:])
-    return has_config and ((site_dir / "content").is_dir() or not (site_dir / "_config.yml").is_file())
+    return (site_dir / "content").is_dir() and any((site_dir / name).is_file() for name in ROOT_FILES[4:])
 
 
 @dataclass(frozen=True)
@@ -371,9 +391,18 @@ class HugoDialect:
     def expand(self, body: str, source: str, body_line: int,
                context: ExpandContext | None = None) -> tuple[str, list[Diagnostic]]:
         """Shortcodes, rendered before Markdown (`sitegen.dialects.shortcodes`); warnings name content/<file>."""
-        context = context or ExpandContext()
+        if context is None:  # no built site to look in (`sitegen import`): refs stay paths, params unknown
+            return expand_shortcodes(body, f"content/{source}", body_line)
         return expand_shortcodes(body, f"content/{source}", body_line, resolve_ref=context.resolve_ref,
                                  params=context.params, site_url=context.site_url)
+
+    def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
+        """Hugo's front matter is read as written."""
+        return data
+
+    def for_site(self, facts: SiteFacts) -> HugoDialect:
+        """Shortcodes look pages up through the `ExpandContext` each page gets: nothing to bind."""
+        return self
 
 
 HUGO = HugoDialect()

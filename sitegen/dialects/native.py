@@ -12,9 +12,10 @@ import posixpath
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sitegen.config import SiteConfig, find_config, load_config
-from sitegen.dialects.base import ExpandContext
+from sitegen.dialects.base import ExpandContext, SiteFacts
 from sitegen.dialects.jekyll import date_from_filename
 from sitegen.errors import Diagnostic
 
@@ -75,6 +76,14 @@ class NativeDialect:
                context: ExpandContext | None = None) -> tuple[str, list[Diagnostic]]:
         """Nothing to expand: sitegen pages are Markdown (with the attributes the renderer reads)."""
         return body, []
+
+    def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
+        """sitegen reads front matter as written."""
+        return data
+
+    def for_site(self, facts: SiteFacts) -> NativeDialect:
+        """Nothing to bind: sitegen's expansion reads nothing of the site."""
+        return self
 
 
 NATIVE = NativeDialect()

@@ -5,7 +5,7 @@
 Both forms are read: `{{< name args >}}` (its output is HTML that Markdown leaves alone) and `{{% name args %}}`
 (its output is Markdown), with positional or named arguments (`"quoted"`, `` `raw` `` or bare), paired
 (`{{< x >}}inner{{< /x >}}`) or standalone, self-closing (`{{< x />}}`), nested, and escaped as Hugo shows them
-(`{{</* x */>}}` is the text `{{< x >}}`). A small tokenizer reads the tags (positions kept for file:line).
+(`{{</* x */>}}` is the text `{{< x >}}`). The tags are read by `shortcode_syntax.ShortcodeReader`.
 
 Rendered: Hugo's built-ins `ref`/`relref`, `figure`, `highlight`, `youtube`, `vimeo`, `gist`, `tweet`/`x`,
 `instagram`, `param`, `details`, PaperMod's `rawhtml`, Hugo Blox's `spoiler`, `math`, `button`, `card(s)` and
@@ -27,22 +27,16 @@ import html
 import re
 import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from sitegen.dialects.shortcode_syntax import Node, ShortcodeReader, Tag
 from sitegen.errors import Diagnostic
 
 RefResolver = Callable[[str], str | None]
 """A page path as written in `ref` (`x.md`, `/posts/x`, `posts/x.md`, no anchor) -> its URL, or None if absent."""
 
-_NAME = re.compile(r"[\w./-]+")
-_QUOTED = re.compile(r'"((?:[^"\\]++|\\.)*+)"', re.S)
-_ESCAPE = re.compile(r"\\(.)", re.S)
-MAX_NESTING = 64
-"""Shortcodes nested deeper than this stand alone (no real page nests so deep; recursion stays bounded)."""
-_SPACE = re.compile(r"\s*")
-_BARE = re.compile(r"[^\s\"`=]+?(?=\s|=|/?[>%]\}\}|$)")
 _MD_SPECIAL = re.compile(r"[\\`*_\[\]{}$|~!#+\-]")
 CALLOUT_SHORTCODES = frozenset({"notice", "admonition", "callout", "alert", "hint"})
 _CALLOUT_TYPES = {"note": "note", "info": "info", "tip": "tip", "warning": "warning", "warn": "warning",
@@ -51,192 +45,20 @@ _CALLOUT_TYPES = {"note": "note", "info": "info", "tip": "tip", "warning": "warn
                   "bug": "bug", "failure": "failure", "quote": "quote", "todo": "todo"}
 ONCE_PER_SITE = "is not one sitegen can render"
 """In the warning about a shortcode sitegen cannot run; a build reports it once per name, where first met."""
-INLINE_SHORTCODES = frozenset({"ref", "relref", "param"})
 
 
-@dataclass
-class _Tag:
-    """One `{{< ... >}}` or `{{% ... %}}` tag as written."""
+class _Expander(ShortcodeReader):
+    """Writes each shortcode of a page as Markdown or HTML (the handlers below), with what it may look up."""
 
-    name: str
-    start: int
-    end: int
-    line: int
-    markdown: bool
-    closing: bool = False
-    self_closing: bool = False
-    positional: list[str] = field(default_factory=list)
-    named: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class _Node:
-    """A shortcode with its inner content (None when it is not paired)."""
-
-    tag: _Tag
-    children: list[str | _Node] | None
-    end: int
-
-
-class _Expander:
     def __init__(self, body: str, source: str, body_line: int, resolve_ref: RefResolver | None,
                  params: Mapping[str, Any] | None, site_url: Callable[[str], str]) -> None:
-        self.body, self.source, self.body_line, self.site_url = body, source, body_line, site_url
-        self.resolve_ref, self.params = resolve_ref, params or {}
-        self.notes: list[Diagnostic] = []
-        self.warned: set[str] = set()
-        self.reached = 0
-        """How far the last broken tag was read."""
-        self.no_comment_end = len(body) + 1
-        """No `*/` follows this position (found once, not searched for again)."""
-        self.line_starts = [0] + [i + 1 for i, ch in enumerate(body) if ch == "\n"]
+        super().__init__(body, source, body_line)
+        self.resolve_ref, self.params, self.site_url = resolve_ref, params or {}, site_url
 
-    # -- reading ----------------------------------------------------------------------------------------------
-
-    def line_of(self, pos: int) -> int:
-        lo, hi = 0, len(self.line_starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.line_starts[mid] <= pos:
-                lo = mid
-            else:
-                hi = mid - 1
-        return self.body_line + lo
-
-    def warn(self, message: str, pos: int, hint: str | None = None, once: str | None = None) -> None:
-        if once is not None:  # the first place is named; the same slip again in this page is not
-            if once in self.warned:
-                return
-            self.warned.add(once)
-        self.notes.append(Diagnostic(message, path=self.source, line=self.line_of(pos), hint=hint))
-
-    def tokens(self) -> list[str | _Tag]:
-        """The body as text runs and tags, in order; escaped tags become their text."""
-        body, pos, text_start = self.body, 0, 0
-        items: list[str | _Tag] = []
-        while True:
-            start = _next_open(body, pos)
-            if start < 0:
-                break
-            markdown = body[start + 2] == "%"
-            closer = "%}}" if markdown else ">}}"
-            inner_start = _SPACE.match(body, start + 3).end()  # type: ignore[union-attr]
-            if body.startswith("/*", inner_start):  # {{</* x */>}}: shown as written, without the comment marks
-                end = body.find("*/", inner_start + 2) if inner_start < self.no_comment_end else -1
-                if end < 0:
-                    self.no_comment_end = min(self.no_comment_end, inner_start)
-                after = _SPACE.match(body, end + 2).end() if end >= 0 else -1  # type: ignore[union-attr]
-                if end >= 0 and body.startswith(closer, after):
-                    items.append(body[text_start:start])
-                    items.append(body[start:start + 3] + body[inner_start + 2:end] + closer)
-                    pos = text_start = after + 3
-                    continue
-            tag = self.read_tag(start, markdown)
-            if tag is None:  # what a broken tag swallowed is text too (tags inside it would only fail again)
-                pos = max(start + 3, self.reached)
-                continue
-            items.append(body[text_start:start])
-            items.append(tag)
-            pos = text_start = tag.end
-        items.append(body[text_start:])
-        return [i for i in items if i != ""]
-
-    def read_tag(self, start: int, markdown: bool) -> _Tag | None:
-        body = self.body
-        closer = "%}}" if markdown else ">}}"
-        pos = _SPACE.match(body, start + 3).end()  # type: ignore[union-attr]
-        closing = body.startswith("/", pos)
-        if closing:
-            pos = _SPACE.match(body, pos + 1).end()  # type: ignore[union-attr]
-        name = _NAME.match(body, pos)
-        if name is None:
-            self.warn("a shortcode tag without a name is shown as text", start, once="\x00nameless",
-                      hint="write `{{< name args >}}`, or escape it as `{{</* ... */>}}`")
-            return None
-        tag = _Tag(name=name.group().rstrip("/"), start=start, end=start, line=self.line_of(start), markdown=markdown,
-                   closing=closing)
-        pos = name.end() - (1 if name.group().endswith("/") else 0)
-        while True:
-            pos = _SPACE.match(body, pos).end()  # type: ignore[union-attr]
-            if body.startswith(closer, pos):
-                tag.end = pos + 3
-                return tag
-            if body.startswith("/" + closer, pos):
-                tag.self_closing, tag.end = True, pos + 4
-                return tag
-            value, pos = self.read_value(pos)
-            if value is None:
-                self.reached = pos
-                self.warn(f"shortcode `{tag.name}` is not closed with `{closer}`: shown as text", start,
-                          hint=f"end the tag with `{closer}`", once=f"\x00open {tag.name}")
-                return None
-            if body.startswith("=", pos):
-                named, pos = self.read_value(pos + 1)
-                if named is None:
-                    self.reached = pos
-                    self.warn(f"shortcode `{tag.name}`: argument `{value}=` has no value", start,
-                              once=f"\x00value {tag.name}")
-                    return None
-                tag.named[value] = named
-            else:
-                tag.positional.append(value)
-
-    def read_value(self, pos: int) -> tuple[str | None, int]:
-        """A quoted, raw (backtick) or bare value at pos and the position after it; (None, where reading
-        stopped) when there is none. Each value is read by one regex or find, so a page stays linear."""
-        body = self.body
-        if body.startswith('"', pos):
-            quoted = _QUOTED.match(body, pos)
-            if quoted is None:
-                return None, len(body)
-            return _ESCAPE.sub(r"\1", quoted.group(1)), quoted.end()
-        if body.startswith("`", pos):
-            end = body.find("`", pos + 1)
-            return (body[pos + 1:end], end + 1) if end >= 0 else (None, len(body))
-        bare = _BARE.match(body, pos)
-        if bare is None or not bare.group():
-            return None, pos
-        return bare.group(), bare.end()
-
-    def tree(self) -> list[str | _Node]:
-        """Pair each closing tag with the nearest open tag of its name; unpaired tags stand alone."""
-        root: list[str | _Node] = []
-        stack: list[tuple[_Tag, list[str | _Node]]] = []
-
-        def current() -> list[str | _Node]:
-            return stack[-1][1] if stack else root
-
-        def unwind(frame: tuple[_Tag, list[str | _Node]]) -> None:
-            current().append(_Node(frame[0], None, frame[0].end))
-            current().extend(frame[1])
-
-        for item in self.tokens():
-            if isinstance(item, str):
-                current().append(item)
-            elif item.closing:
-                at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0].name == item.name), None)
-                if at is None:
-                    self.warn(f"closing shortcode `{{{{< /{item.name} >}}}}` has no opening tag: dropped", item.start,
-                              once=f"\x00close {item.name}")
-                    continue
-                while len(stack) > at + 1:
-                    unwind(stack.pop())
-                tag, children = stack.pop()
-                current().append(_Node(tag, children, item.end))
-            elif item.self_closing or item.name in INLINE_SHORTCODES or len(stack) >= MAX_NESTING:
-                current().append(_Node(item, None, item.end))
-            else:
-                stack.append((item, []))
-        while stack:
-            unwind(stack.pop())
-        return root
-
-    # -- writing ----------------------------------------------------------------------------------------------
-
-    def render(self, items: list[str | _Node]) -> str:
+    def render(self, items: list[str | Node]) -> str:
         return "".join(i if isinstance(i, str) else self.shortcode(i) for i in items)
 
-    def shortcode(self, node: _Node) -> str:
+    def shortcode(self, node: Node) -> str:
         tag = node.tag
         inner = self.render(node.children) if node.children is not None else None
         handler = _HANDLERS.get(tag.name.lower())
@@ -252,7 +74,7 @@ class _Expander:
             return self.block(node, out.html)
         return out
 
-    def block(self, node: _Node, html_text: str) -> str:
+    def block(self, node: Node, html_text: str) -> str:
         """Raw HTML on one line that Markdown leaves alone, keeping the line count of the shortcode's span."""
         spanned = self.body.count("\n", node.tag.start, node.end)
         line_start = self.body.rfind("\n", 0, node.tag.start) + 1
@@ -262,7 +84,7 @@ class _Expander:
             return one_line.removeprefix("<!---->") + "\n" * spanned
         return one_line + "\n" * spanned
 
-    def arg(self, tag: _Tag, name: str, index: int | None = None, default: str = "") -> str:
+    def arg(self, tag: Tag, name: str, index: int | None = None, default: str = "") -> str:
         if name in tag.named:
             return tag.named[name]
         if index is not None and index < len(tag.positional):
@@ -273,17 +95,6 @@ class _Expander:
 @dataclass(frozen=True)
 class _Block:
     html: str
-
-
-def _next_open(body: str, pos: int) -> int:
-    """The next `{{<` or `{{%` at or after pos, or -1."""
-    while True:
-        at = body.find("{{", pos)
-        if at < 0 or at + 2 >= len(body):
-            return -1
-        if body[at + 2] in "<%":
-            return at
-        pos = at + 1
 
 
 _HTML_SPECIAL = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
@@ -307,12 +118,14 @@ def _site(ex: _Expander, path: str) -> str:
     return ex.site_url(path) if path.startswith("/") and not path.startswith("//") else _url(path)
 
 
-def _ref(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+def _ref(ex: _Expander, tag: Tag, inner: str | None) -> str:
     target = ex.arg(tag, "path", 0)
     path, sep, anchor = target.partition("#")
     if not path:
         return _url(sep + anchor)
-    url = ex.resolve_ref(path) if ex.resolve_ref is not None else None
+    if ex.resolve_ref is None:  # no site to look in (`sitegen import`): the path as written, for a later build
+        return _url(target)
+    url = ex.resolve_ref(path)
     if url is None:
         ex.warn(f"`{tag.name}` to missing page `{target}`: its link goes nowhere", tag.start,
                 hint="fix the path (relative to this page or to content/), or remove the shortcode")
@@ -320,7 +133,7 @@ def _ref(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     return url + (sep + _url(anchor) if sep else "")
 
 
-def _figure(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
+def _figure(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
     a = {k.lower(): v for k, v in tag.named.items()}
     src, link = a.get("src", ex.arg(tag, "src", 0)), a.get("link", "")
     img_attrs = [f'src="{_attr(_site(ex, src))}"']
@@ -376,7 +189,7 @@ def _inline_markdown(text: str) -> str:
     return "".join(out)
 
 
-def _highlight(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+def _highlight(ex: _Expander, tag: Tag, inner: str | None) -> str:
     """A fenced code block, so the renderer highlights it (and escapes it) like any other code."""
     lang = ex.arg(tag, "lang", 0)
     opts = ex.arg(tag, "options", 1)
@@ -397,7 +210,7 @@ def _highlight(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     return f"{lead}{fence}{info}\n{code}{trail}{indent}{fence}"
 
 
-def _youtube(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
+def _youtube(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
     video = ex.arg(tag, "id", 0)
     title = ex.arg(tag, "title", None, "YouTube video")
     query = "?autoplay=1" if ex.arg(tag, "autoplay", 1).lower() == "true" else ""
@@ -405,7 +218,7 @@ def _youtube(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
     return _Block(_frame(src, title, ex.arg(tag, "class", None, "video")))
 
 
-def _vimeo(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
+def _vimeo(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
     video = ex.arg(tag, "id", 0)
     title = ex.arg(tag, "title", None, "Vimeo video")
     src = f"https://player.vimeo.com/video/{quote(video, safe='')}?dnt=1"
@@ -423,7 +236,7 @@ def _link_block(url: str, label: str, cls: str) -> _Block:
     return _Block(f'<p class="{cls}"><a href="{_attr(url)}">{_text(label)}</a></p>')
 
 
-def _gist(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
+def _gist(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
     user, gist = ex.arg(tag, "user", 0), ex.arg(tag, "id", 1)
     file = ex.arg(tag, "file", 2)
     url = f"https://gist.github.com/{quote(user)}/{quote(gist)}" + (f"#file-{quote(file.replace('.', '-'))}"
@@ -431,20 +244,20 @@ def _gist(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
     return _link_block(url, f"View the gist {file or gist} by {user} on GitHub", "embed gist")
 
 
-def _tweet(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
+def _tweet(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
     user = ex.arg(tag, "user", None)
     post = ex.arg(tag, "id", 0 if not user else None) or (tag.positional[-1] if tag.positional else "")
     url = f"https://x.com/{quote(user or 'i')}/status/{quote(post)}"
     return _link_block(url, f"View the post by @{user} on X" if user else "View the post on X", "embed tweet")
 
 
-def _instagram(ex: _Expander, tag: _Tag, inner: str | None) -> _Block:
+def _instagram(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
     post = ex.arg(tag, "id", 0)
     return _link_block(f"https://www.instagram.com/p/{quote(post)}/", "View the post on Instagram",
                        "embed instagram")
 
 
-def _param(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+def _param(ex: _Expander, tag: Tag, inner: str | None) -> str:
     key = ex.arg(tag, "name", 0)
     value: Any = ex.params
     for part in key.split("."):
@@ -460,7 +273,7 @@ def _param(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     return _text(str(value).lower() if isinstance(value, bool) else str(value))
 
 
-def _callout(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+def _callout(ex: _Expander, tag: Tag, inner: str | None) -> str:
     """A `> [!TYPE] Title` callout (sitegen's callout markup), its inner text kept as Markdown."""
     kind = (tag.named.get("type") or tag.named.get("kind") or tag.named.get("context")
             or (tag.positional[0] if tag.positional else "") or ("info" if tag.name == "hint" else "note")).lower()
@@ -472,20 +285,20 @@ def _callout(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     return _quoted(ex, tag, f"[!{mapped.upper()}]" + (f" {title}" if title else ""), inner or "")
 
 
-def _raw_html(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+def _raw_html(ex: _Expander, tag: Tag, inner: str | None) -> str:
     """PaperMod's (and many sites') `rawhtml`, Hugo Blox's `math`: the inner text as written, which Markdown
     passes through (HTML) or reads as math (`$$...$$`)."""
     return inner or ""
 
 
-def _button(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+def _button(ex: _Expander, tag: Tag, inner: str | None) -> str:
     """Hugo Blox's `button url="..."` (its inner text the label): a link styled as a button."""
     url = ex.arg(tag, "url", 0) or ex.arg(tag, "link", None)
     label = (inner or "").strip() or ex.arg(tag, "text", None, url)
     return f'<a class="button" href="{_attr(_site(ex, url))}">{_text(label)}</a>'
 
 
-def _card(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+def _card(ex: _Expander, tag: Tag, inner: str | None) -> str:
     """Hugo Blox's (and Hextra's) `card url= title= subtitle=`: a link with its title and subtitle."""
     title, subtitle = ex.arg(tag, "title", None), ex.arg(tag, "subtitle", None)
     url = ex.arg(tag, "url", None) or ex.arg(tag, "link", None)
@@ -493,7 +306,7 @@ def _card(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     return f'<a class="card" href="{_attr(_site(ex, url))}">{body}</a>' if url else f'<p class="card">{body}</p>'
 
 
-def _details(ex: _Expander, tag: _Tag, inner: str | None) -> str:
+def _details(ex: _Expander, tag: Tag, inner: str | None) -> str:
     """Hugo's `details`: `<details>` with a `<summary>`, the inner text as Markdown."""
     summary = ex.arg(tag, "summary", None, "") or ex.arg(tag, "text", None, "Details")  # Hugo Blox `spoiler`
     is_open = ex.arg(tag, "open", None, "false").lower() == "true"
@@ -501,7 +314,7 @@ def _details(ex: _Expander, tag: _Tag, inner: str | None) -> str:
     return _quoted(ex, tag, f"[!NOTE]{'+' if is_open else '-'} {summary}", inner or "")
 
 
-def _quoted(ex: _Expander, tag: _Tag, marker: str, inner: str) -> str:
+def _quoted(ex: _Expander, tag: Tag, marker: str, inner: str) -> str:
     """A blockquote at the tag's indentation (a callout inside a list item stays in it)."""
     line_start = ex.body.rfind("\n", 0, tag.start) + 1
     before = ex.body[line_start:tag.start]
@@ -511,7 +324,7 @@ def _quoted(ex: _Expander, tag: _Tag, marker: str, inner: str) -> str:
     return f"{lead}> {marker}{body}\n"
 
 
-_HANDLERS: dict[str, Callable[[_Expander, _Tag, str | None], str | _Block]] = {
+_HANDLERS: dict[str, Callable[[_Expander, Tag, str | None], str | _Block]] = {
     "ref": _ref, "relref": _ref, "figure": _figure, "highlight": _highlight, "youtube": _youtube,
     "vimeo": _vimeo, "gist": _gist, "tweet": _tweet, "x": _tweet, "instagram": _instagram, "param": _param,
     "details": _details, "spoiler": _details, "rawhtml": _raw_html, "math": _raw_html,
@@ -530,9 +343,10 @@ def expand_shortcodes(body: str, source: str = "<string>", body_line: int = 1, *
 
     `source` and `body_line` (the file line of the body's first line) place the warnings; `resolve_ref` maps a
     `ref`/`relref` target without its anchor to a URL (None: missing, warned, and the link goes to `#`; no
-    resolver: every ref is missing); `params` is what `{{< param key >}}` reads (the page's front matter over
-    the site's params; dotted keys go down mappings, case-insensitively); `site_url` gives a site path such as a
-    figure's `/img/a.png` the site's base path. Pure: no files, no network.
+    resolver: the target as written, `x.md#part`, for a later build to resolve); `params` is what
+    `{{< param key >}}` reads (the page's front matter over the site's params; dotted keys go down mappings,
+    case-insensitively); `site_url` gives a site path such as a figure's `/img/a.png` the site's base path.
+    Pure: no files, no network.
     """
     if "{{<" not in body and "{{%" not in body:
         return body, []

@@ -15,13 +15,14 @@ from pathlib import Path
 
 from sitegen.config import SiteConfig, load_config
 from sitegen.dialects import DIALECTS, NATIVE, Dialect
+from sitegen.dialects.base import ExpandContext
 from sitegen.errors import Diagnostic
 
 KINDS = ("hugo", "jekyll")
 """The tools `sitegen import` reads."""
 
 ConfigReader = Callable[[Path], tuple[SiteConfig, list[Diagnostic]]]
-ContentConverter = Callable[[str, str, int], tuple[str, list[Diagnostic]]]
+ContentConverter = Callable[[str, str, int, ExpandContext | None], tuple[str, list[Diagnostic]]]
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,8 @@ class Converters:
     read_config: ConfigReader
     """Site folder -> (SiteConfig, warnings for keys that could not map)."""
     convert_content: ContentConverter
-    """(body, source path, file line of the body) -> (Markdown, warnings with file:line)."""
+    """(body, site-relative source path, file line of the body, what it may look up) -> (Markdown, warnings
+    with file:line)."""
     dialect: Dialect
     """The in-place reader these come from (its naming rules give in-place URLs)."""
     complete: bool
@@ -44,8 +46,19 @@ def converters_for(kind: str) -> Converters:
     """The converters of `kind` (`hugo` or `jekyll`), from the dialect of that name."""
     dialect = next((d for d in DIALECTS if d.name == kind), None)
     if dialect is None:
-        return Converters(kind, _defaults_only, NATIVE.expand, NATIVE, complete=False)
-    return Converters(kind, dialect.load_config, dialect.expand, dialect, complete=True)
+        return Converters(kind, _defaults_only, _content_of(NATIVE), NATIVE, complete=False)
+    return Converters(kind, dialect.load_config, _content_of(dialect), dialect, complete=True)
+
+
+def _content_of(dialect: Dialect) -> ContentConverter:
+    """The dialect's `expand`, given the page's path as the build gives it (Hugo's: relative to content/)."""
+
+    def convert(body: str, source: str, body_line: int, context: ExpandContext | None
+                ) -> tuple[str, list[Diagnostic]]:
+        name = source.removeprefix("content/") if dialect.name == "hugo" else source
+        return dialect.expand(body, name, body_line, context)
+
+    return convert
 
 
 def _defaults_only(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:

@@ -19,13 +19,14 @@ from sitegen.content.frontmatter import normalize_text, split_front_matter
 from sitegen.content.page import Page, parse_page
 from sitegen.content.urls import UnsafeURLError, normalize_url_path
 from sitegen.dialects import NATIVE, Dialect
+from sitegen.dialects.base import ExpandContext
 from sitegen.errors import ContentError, Diagnostic, ErrorGroup, SitegenError
 from sitegen.importer.converters import Converters
 
 THEME_LAYOUTS = frozenset({"cv", "publications", "talk", "search"})
 """Layouts of sitegen's default theme that mean the same thing in al-folio and academicpages; other layouts
 (`post`, `single`, `page`, `about`...) are dropped: sitegen picks the template of the page's kind."""
-_LEFTOVER = re.compile(r"\{\{[<%]|\{%|\{\{[^}\n]*\}\}")
+_LEFTOVER = re.compile(r"\{[{%]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BIBLIOGRAPHY = re.compile(r"^[ \t]*\{%-?\s*bibliography\b[^%]*%\}[ \t]*\n?", re.M)
 _FOR = re.compile(r"\{%-?\s*for\s")
@@ -44,9 +45,11 @@ class ConvertedPage:
 
 
 def convert_page(source: str, text: str, converters: Converters, config: SiteConfig, *, url: str | None = None,
-                 draft: bool = False, markdown_name: str | None = None) -> ConvertedPage:
+                 draft: bool = False, markdown_name: str | None = None,
+                 context: ExpandContext | None = None) -> ConvertedPage:
     """Convert `text` (the page at site-relative `source`). `url`: pin the page's URL (to keep its old one);
-    `markdown_name`: the content-relative name it gets, for validation with sitegen's parser."""
+    `markdown_name`: the content-relative name it gets, for validation with sitegen's parser; `context`: what
+    the content converter may look up (other pages' URLs, params)."""
     fm = split_front_matter(normalize_text(text), source)
     front = _plain(dict(fm.data))
     notes: list[Diagnostic] = []
@@ -62,7 +65,7 @@ def convert_page(source: str, text: str, converters: Converters, config: SiteCon
                                 hint="sitegen lists a section's pages itself (section.html); copy any text "
                                      "you want to keep from the original file"))
         body = ""
-    body, warnings = converters.convert_content(body, source, fm.body_line)
+    body, warnings = converters.convert_content(body, source, fm.body_line, context)
     notes.extend(warnings)
     notes.extend(leftover_syntax(body, source, fm.body_line))
     if source.lower().endswith((".html", ".htm")) and body.strip():

@@ -32,7 +32,7 @@ from sitegen.importer.menu import menu_from_navigation, menu_from_pages
 from sitegen.importer.pages import convert_page, render_page
 from sitegen.importer.report import ImportReport
 from sitegen.importer.settings import config_text, with_moved_paths, without_theme_links
-from sitegen.importer.urls import page_urls
+from sitegen.importer.urls import SiteReading, expand_context, page_urls, read_site
 from sitegen.yamlload import load_yaml
 
 
@@ -48,17 +48,17 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
         paths = [rel for rel in paths if not excluded(rel, patterns)]
     placements = place_files(kind, paths, lambda rel: _has_front_matter(source / rel))
     placements = settle_pages(placements, _headless_bundles(source, placements))
-    old_urls = page_urls(source, config, converters.dialect)
+    reading = read_site(source, config, converters.dialect)
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.importing-", dir=dest.parent))
     try:
-        pages = _write_files(source, staging, placements, converters, config, report)
+        pages = _write_files(source, staging, placements, converters, config, reading, report)
         config = with_moved_paths(config, {p.source: p.dest for p in placements if p.dest})
         config, dropped = without_theme_links(config)
         report.notes.extend(dropped)
         _write_config(staging, config, report)
         _add_cv_pages(staging, pages, report)
-        _keep_urls(staging, pages, old_urls, report)
+        _keep_urls(staging, pages, reading.urls, report)
         if not config.menu:
             _add_menu(source, staging, config, pages, report)
         if dest.exists():
@@ -153,7 +153,7 @@ def _headless_bundles(source: Path, placements: list[Placement]) -> set[str]:
 
 
 def _write_files(source: Path, staging: Path, placements: list[Placement], converters: Converters,
-                 config: SiteConfig, report: ImportReport) -> dict[str, str]:
+                 config: SiteConfig, reading: SiteReading, report: ImportReport) -> dict[str, str]:
     """Convert and copy; returns new page path -> source path."""
     pages: dict[str, str] = {}
     urls_written: dict[str, str] = {}
@@ -182,7 +182,8 @@ def _write_files(source: Path, staging: Path, placements: list[Placement], conve
             text = (source / p.source).read_bytes().decode("utf-8", errors="replace")
             try:
                 page = convert_page(p.source, text, converters, config, draft=p.draft,
-                                    markdown_name=p.dest.removeprefix("content/"))
+                                    markdown_name=p.dest.removeprefix("content/"),
+                                    context=expand_context(reading, p.source, config))
             except SitegenError as exc:
                 report.notes.append(Diagnostic(f"not converted: {exc.message}", path=p.source, line=exc.line,
                                                hint="copy the page over by hand and fix it"))

@@ -7,28 +7,61 @@ left out (the build reports them); nothing here raises.
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import datetime as dt
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.config import SiteConfig
 from sitegen.content.frontmatter import normalize_text, split_front_matter
 from sitegen.content.page import Page
 from sitegen.content.sources import discover_sources, read_text
-from sitegen.content.tree import assemble_tree
+from sitegen.content.tree import ContentTree, assemble_tree
+from sitegen.content.urls import UrlHelper
 from sitegen.dialects import Dialect
+from sitegen.dialects.base import ExpandContext
 from sitegen.errors import SitegenError
 from sitegen.importer.pages import parse_leniently
+from sitegen.links import LinkResolver
 
 _FAR_FUTURE = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
 
 
+@dataclass(frozen=True)
+class SiteReading:
+    """A site folder as sitegen reads it: its content tree and the URL of each page by its path in the folder."""
+
+    tree: ContentTree | None = None
+    urls: dict[str, str] = field(default_factory=dict)
+    """Site-relative source path (`content/posts/x.md`, `_posts/x.md`) -> URL path (`/posts/x/`)."""
+    keys: dict[str, str] = field(default_factory=dict)
+    """Site-relative source path -> the page's key in the tree."""
+
+
 def page_urls(site_dir: Path, config: SiteConfig, dialect: Dialect) -> dict[str, str]:
-    """Site-relative source path (`content/posts/x.md`) -> URL path (`/posts/x/`) of every page, drafts and
-    future pages included (not those whose URL another page has: the build reports them)."""
+    """Site-relative source path -> URL path of every page (see `read_site`)."""
+    return read_site(site_dir, config, dialect).urls
+
+
+def expand_context(reading: SiteReading, source: str, config: SiteConfig) -> ExpandContext | None:
+    """What converting the page at site-relative `source` may look up: other pages by the paths Hugo's `ref`
+    names (their URLs as site paths, which the import keeps) and the page's and the site's params."""
+    key = reading.keys.get(source)
+    if reading.tree is None or key is None:
+        return None
+    resolver = LinkResolver(reading.tree, UrlHelper(dataclasses.replace(config, base_url="/")))
+    params = collections.ChainMap(reading.tree.pages[key].params, dict(config.params))
+    return ExpandContext(resolve_ref=resolver.ref_for_page(key), params=params, site_url=lambda path: path)
+
+
+def read_site(site_dir: Path, config: SiteConfig, dialect: Dialect) -> SiteReading:
+    """Every page of a site folder, placed as `dialect` places them, drafts and future pages included (not
+    those whose URL another page has: the build reports them)."""
     try:
         sources = discover_sources(site_dir, [], allow_outside=False)
     except (SitegenError, OSError):
-        return {}
+        return SiteReading()
     pages: list[Page] = []
     for source in sources.pages:
         try:
@@ -42,11 +75,5 @@ def page_urls(site_dir: Path, config: SiteConfig, dialect: Dialect) -> dict[str,
     # Pages that collide are left out of the tree (the build reports them); every other page keeps its URL.
     tree, _ = assemble_tree(pages, [r.rel for r in sources.resources], config, now=_FAR_FUTURE, drafts=True,
                             future=True)
-    return {_site_relative(site_dir, source): url for source, url in tree.urls.items() if source in tree.pages}
-
-
-def _site_relative(site_dir: Path, source: str) -> str:
-    """A page's source as a path in the site folder: under `content/`, or (a reader that finds pages elsewhere,
-    such as Jekyll's `_posts/`) as named."""
-    return source if not (site_dir / "content" / source).is_file() and (site_dir / source).is_file() \
-        else f"content/{source}"
+    keys = {f"content/{key}": key for key in tree.urls if key in tree.pages}
+    return SiteReading(tree, {rel: tree.urls[key] for rel, key in keys.items()}, keys)

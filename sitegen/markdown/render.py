@@ -77,6 +77,9 @@ class Rendered:
     """The text without tags, filled in once (by the render workers, else on first use; kept with the memo)."""
     words: tuple[int, int] | None = None
     """(latin words, CJK characters) of `plain`, filled in with it."""
+    terms: str | None = None
+    """The search index's term weights of `plain` (`sitegen.content.text.packed_term_weights`), filled in with
+    it."""
     warnings: tuple[Diagnostic, ...] = ()
     """What the site's dialect could not expand before Markdown (file:line)."""
 
@@ -103,7 +106,7 @@ class MarkdownRenderer:
         md.enable(["table", "strikethrough"])
         md.use(gfm_autolink_plugin)
         md.inline.ruler.at("gfm_autolink_protocol", _bounded_protocol_rule)
-        md.use(footnote_plugin).use(deflist_plugin).use(tasklists_plugin)
+        md.use(footnote_plugin).use(deflist_plugin).use(tasklists_plugin, label=True)
         md.use(attrs_plugin).use(attrs_block_plugin).use(kramdown_ial_plugin).use(markdown_attr_plugin)
         md.use(callouts_plugin)
         md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True, renderer=_math_renderer)
@@ -306,8 +309,9 @@ _SAFE_DATA = re.compile(r"data:image/(?:gif|png|jpeg|webp);", re.I)
 _UNSAFE_SCHEMES = ("javascript:", "vbscript:", "file:", "data:")
 _TASK_CHECKBOXES = frozenset(
     f'<input class="task-list-item-checkbox"{checked}{disabled} type="checkbox">'
-    for checked in ("", ' checked="checked"') for disabled in ("", ' disabled="disabled"'))
-"""What the task-list plugin writes (raw HTML tokens that Markdown, not the author, made)."""
+    for checked in ("", ' checked="checked"') for disabled in ("", ' disabled="disabled"')) | {"<label>", "</label>"}
+"""What the task-list plugin writes (raw HTML tokens that Markdown, not the author, made); the label around each
+item's text names its checkbox for screen readers."""
 
 
 def _safe_url(url: str) -> bool:

@@ -27,11 +27,10 @@ import hashlib
 import json
 import pickle
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sitegen.content.text import plain_text
+from sitegen.content.text import index_terms, is_cjk, plain_text, search_text, term_weights, unpack_term_weights
 from sitegen.content.urls import output_path_for
 from sitegen.memo import key_of
 from sitegen.outputs.context import OutputContext
@@ -45,11 +44,6 @@ MAX_TERM = 40
 TEXT_CHARS = 50_000
 """Page text kept for excerpts (every word of the page is indexed whatever its length)."""
 
-_CJK_RUN = re.compile(
-    r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
-    r"\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]+")
-_LATIN = re.compile(r"[^\W_" + _CJK_RUN.pattern[1:-2] + r"]{1," + str(MAX_TERM) + "}")
-_MATH = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]", re.S)
 _MAIN = re.compile(r"<main\b[^>]*>(.*)</main>", re.S | re.I)
 _HIDDEN = re.compile(r"<(script|style|annotation|template|svg|pre)\b.*?</\1\s*>", re.S | re.I)
 
@@ -143,14 +137,15 @@ def _doc(state: SiteState, source: str, text: str) -> Doc:
     lang = page.lang or state.config.language or ""
     keywords = [str(v) for taxonomy in ("categories", "tags") for v in page.taxonomies.get(taxonomy, [])]
     keywords.append(page.description)
-    return Doc(state.urls.url(state.tree.urls[source]), page.title, date, lang, _clean(text), " ".join(keywords))
+    return Doc(state.urls.url(state.tree.urls[source]), page.title, date, lang, search_text(text), " ".join(keywords))
 
 
 def _markdown_doc(state: SiteState, source: str) -> bytes:
     """A page's Doc from its rendered Markdown (the plain text the render workers made)."""
     rendered = state.rendered[source]
     text = rendered.plain if rendered.plain is not None else plain_text(rendered.html)
-    return _part(_doc(state, source, text))
+    terms = getattr(rendered, "terms", None)  # a Rendered from an older cache has none
+    return _part(_doc(state, source, text), None if terms is None else unpack_term_weights(terms))
 
 
 def _html_doc(state: SiteState, source: str, html: str) -> bytes:
@@ -160,39 +155,33 @@ def _html_doc(state: SiteState, source: str, html: str) -> bytes:
     return _part(_doc(state, source, plain_text(body)))
 
 
-def _part(doc: Doc) -> bytes:
-    """A page's part of the index, pickled: its result file and its terms' weights."""
+def _part(doc: Doc, text_weights: dict[str, int] | None = None) -> bytes:
+    """A page's part of the index, pickled: its result file, its language and its terms' weights
+    (`text_weights`: of `doc.text`, when the render workers made them)."""
     return pickle.dumps((_dump({"u": doc.url, "t": doc.title, "d": doc.date, "l": doc.lang,
-                                "x": doc.text[:TEXT_CHARS]}), doc.lang, weights_of(doc)))
+                                "x": doc.text[:TEXT_CHARS]}), doc.lang, weights_of(doc, text_weights)))
 
 
-def weights_of(doc: Doc) -> dict[str, int]:
-    """Each term's weight in a page: times it occurs (at most 7), + 8 if it is in the title."""
-    weights = {term: min(count, 7) for term, count in Counter(terms_of(doc.text + " " + doc.keywords)).items()}
-    for term in set(terms_of(doc.title)):
+def weights_of(doc: Doc, text_weights: dict[str, int] | None = None) -> dict[str, int]:
+    """Each term's weight in a page: times it occurs in the text and keywords (at most 7), + 8 if it is in the
+    title."""
+    weights = dict(term_weights(doc.text) if text_weights is None else text_weights)
+    for term in index_terms(doc.keywords):
+        weights[term] = min(weights.get(term, 0) + 1, 7)
+    for term in set(index_terms(doc.title)):
         weights[term] = weights.get(term, 0) + 8
     return weights
 
 
-def _clean(text: str) -> str:
-    """Whitespace collapsed, math source left out."""
-    return " ".join(_MATH.sub(" ", text).split())
-
-
 def terms_of(text: str) -> list[str]:
-    """The index terms of a text, with repeats: lowercased words (cut at `MAX_TERM` characters), then CJK
-    character pairs (a lone CJK character is its own term)."""
-    lowered = text.lower()
-    out = _LATIN.findall(lowered)
-    for run in _CJK_RUN.findall(lowered):
-        out += [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
-    return out
+    """The index terms of a text (`sitegen.content.text.index_terms`)."""
+    return index_terms(text)
 
 
 def _key(term: str, length: int) -> str:
     """A term's shard key: its first `length` characters (0: the top level, two, or one for a CJK term)."""
     if length == 0:
-        return term[:1] if _CJK_RUN.match(term[0]) else term[:2]
+        return term[:1] if is_cjk(term[0]) else term[:2]
     return term[:length]
 
 

@@ -24,6 +24,9 @@ def explain(why: LeftOut) -> str:
     if why.reason == "future":
         return (f"{source} is dated {date}, which is still to come, and future-dated pages are left out until "
                 "their date. Restart with <code>sitegen serve --future</code> to preview it.")
+    if why.reason == "headless":
+        return (f"{source} is never published (<code>headless: true</code> or <code>build: {{render: never}}</code>,"
+                " on it or on a section above it).")
     return (f"{source} expired on {date} (<code>expiryDate</code>), and expired pages are left out. "
             "Set <code>build: {expired: true}</code> in sitegen.yaml to keep it, or change the date.")
 

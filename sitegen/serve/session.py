@@ -141,7 +141,8 @@ class ServeSession:
         themes = theme_dirs(site, config.theme)
         ignore = [site / "public", site / ".sitegen-cache"]
         watch_paths = [site, *[t for t in themes if not t.is_relative_to(site.resolve())]]
-        watch_in_thread(watch_paths, SourceFilter(site, ignore), self._on_change, self.stop_event)
+        watch_in_thread(watch_paths, SourceFilter(site, ignore, in_place=not config.layout.content_dir),
+                        self._on_change, self.stop_event)
         return host, int(bound)
 
     def _index_loop(self) -> None:

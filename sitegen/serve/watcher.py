@@ -19,10 +19,12 @@ _TEMP_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 class SourceFilter(watchfiles.DefaultFilter):
     """Only the site's inputs: sitegen.yaml and the watched folders; never output, caches or editor temp files."""
 
-    def __init__(self, site_dir: Path, ignore: list[Path]) -> None:
+    def __init__(self, site_dir: Path, ignore: list[Path], *, in_place: bool = False) -> None:
         super().__init__()
         self.site = site_dir.resolve()
         self.ignore = [p.resolve() for p in ignore]
+        self.in_place = in_place
+        """A site read in place (Jekyll's `_config.yml`, `_posts/`, `assets/` at the root): every file is input."""
 
     def __call__(self, change: watchfiles.Change, path: str) -> bool:
         p = Path(path)
@@ -42,6 +44,8 @@ class SourceFilter(watchfiles.DefaultFilter):
         in_static = "static" in parts[:3]
         if not parts or any(ignored_name(part, dotfiles=in_static) for part in parts):
             return False
+        if self.in_place:
+            return True
         if len(parts) == 1:
             return parts[0] in ("sitegen.yaml", "sitegen.yml", *HUGO_CONFIG_FILES)
         return parts[0] in WATCHED or parts[:2] == ("config", "_default")

@@ -141,6 +141,13 @@ def test_json_resume_input_with_extra_keys_builds_and_keeps_them(make_site: Make
     assert out["meta"]["theme"] == "elegant" and out["meta"]["sitegen"]["x-theme"] == {"color": "blue"}
 
 
+def test_a_resume_json_beside_a_cv_yaml_is_left_to_templates(make_site: MakeSite) -> None:
+    site = make_site({"data/cv.yaml": "basics: {name: From YAML}\n", "data/resume.json": '{"basics": {"name": "J"}}',
+                      "content/cv.md": "---\nlayout: cv\n---\n"}, layouts=False)
+    files = build(site).files
+    assert json.loads(files["cv.json"])["basics"]["name"] == "From YAML"
+
+
 def test_a_json_key_that_looks_mistyped_is_kept_with_a_warning(make_site: MakeSite) -> None:
     resume = '{"basics": {"name": "Ada"},\n "work": [{"name": "Lab", "stratDate": "2015", "x-team": "C"}]}'
     site = make_site({"data/resume.json": resume, "content/cv.md": "---\nlayout: cv\n---\n"}, layouts=False)

@@ -82,3 +82,37 @@ def test_a_shortcode_left_is_reported_with_its_line(tmp_path: Path) -> None:
     source = write_tree(tmp_path / "hugo", {**HUGO_CONTENT, **HUGO_THEME})
     report = import_site("hugo", source, tmp_path / "new")
     assert any(n.path and n.path.endswith("posts/widget.md") and n.line == 6 for n in report.notes), report.format()
+
+
+def test_hugo_permalinks_and_title_come_from_the_config(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "h", {
+        "hugo.toml": 'baseURL = "https://b.example.org/"\ntitle = "Blog"\n[permalinks]\npost = "/p/:slug/"\n',
+        "content/post/hello.md": "---\ntitle: Hello\nslug: hi\n---\nSee {{< ref \"post/other.md\" >}}.\n",
+        "content/post/other.md": "---\ntitle: Other\n---\n{{< youtube abc >}}\n",
+    })
+    report = import_site("hugo", source, tmp_path / "new")
+    result = build_site(BuildOptions(source=tmp_path / "new"))
+    assert "p/hi/index.html" in result.files and "p/other/index.html" in result.files
+    assert "title: Blog" in (tmp_path / "new/sitegen.yaml").read_text()
+    assert b"{{&lt;" not in result.files["p/hi/index.html"] and b"{{<" not in result.files["p/hi/index.html"]
+    assert not check_build(result).errors
+    assert not [n for n in report.notes if "not converted" in n.message]
+
+
+def test_hugo_dated_file_keeps_its_whole_name_in_the_url(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "h", {
+        "hugo.toml": 'title = "Blog"\n',
+        "content/posts/2024-03-10-trip.md": "---\ntitle: Trip\ndate: 2024-03-10\n---\nText.\n",
+    })
+    report = import_site("hugo", source, tmp_path / "new")
+    assert "posts/2024-03-10-trip/index.html" in build_site(BuildOptions(source=tmp_path / "new")).files
+    assert [p[1] for p in report.pinned] == ["/posts/2024-03-10-trip/"]
+
+
+def test_hugo_page_with_a_refused_value_keeps_its_url(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "h", {
+        "hugo.toml": 'title = "Blog"\n',
+        "content/posts/2024-03-10-trip.md": "---\ntitle: Trip\ndate: 2024-03-10\nweight: heavy\n---\nText.\n",
+    })
+    import_site("hugo", source, tmp_path / "new")
+    assert "posts/2024-03-10-trip/index.html" in build_site(BuildOptions(source=tmp_path / "new")).files

@@ -31,7 +31,8 @@ JEKYLL_SITE: dict[str, str | bytes] = {
         "---\nlayout: post\ntitle: Hello\ntags: compilers llvm\ncategories: notes\n"
         "permalink: /blog/hello/\n---\nFirst post.\n"),
     "_posts/2020-02-02-hidden.md": "---\ntitle: Not yet\npublished: false\n---\nDraft text.\n",
-    "_talks/2019-vienna.md": "---\ntitle: Vienna talk\npermalink: /talks/2019-vienna/\n---\nSlides soon.\n",
+    "_talks/2019-vienna.md": ("---\ntitle: Vienna talk\ndate: 2019-03-01\nvenue: Uni Wien\n"
+                              "permalink: /talks/2019-vienna/\n---\nSlides soon.\n"),
     "_data/cv.yml": (
         "- title: General Information\n  type: map\n  contents:\n    - name: Full Name\n      value: Ada Lin\n"
         "    - name: Languages\n      value: English\n"

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import re
+import tomllib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -14,6 +18,7 @@ from tests.conftest import REPO, build, html
 MakeSite = Callable[..., Path]
 POST = "posts/profiling-dataloaders/index.html"
 ZH_POST = "posts/论文笔记/index.html"
+THEME = REPO / "themes" / "default"
 
 
 @cache
@@ -36,11 +41,23 @@ def test_every_page_declares_language_description_and_canonical_url() -> None:
     assert html(example(), ZH_POST).startswith('<!doctype html>\n<html lang="zh">')
 
 
-def test_theme_adds_no_inline_scripts_styles_or_handlers() -> None:
-    # A strict CSP (script-src 'self') is used in deployment: every script is an external file of the site
-    # (JSON-LD is data, which CSP does not run).
+def _init_script_hash() -> str:
+    """The CSP source of the theme's one inline script (the light/dark choice, applied before the first paint)."""
+    body = re.search(r"<script>(.*?)</script>", (THEME / "layouts/partials/theme-init.html").read_text("utf-8"), re.S)
+    assert body
+    return "'sha256-" + base64.b64encode(hashlib.sha256(body.group(1).encode()).digest()).decode() + "'"
+
+
+def test_theme_runs_no_inline_script_but_the_hashed_theme_choice() -> None:
+    # A strict CSP (script-src 'self' plus one hash) is used in deployment: every other script is a file of the
+    # site; JSON-LD blocks are data, not scripts the browser runs.
+    config = tomllib.loads((REPO / "netlify.toml").read_text(encoding="utf-8"))
+    csp = next(h["values"]["Content-Security-Policy"] for h in config["headers"] if h["for"] == "/*")
+    assert f"script-src 'self' {_init_script_hash()};" in csp
     for path, text in _pages().items():
-        assert not re.search(r"<script(?![^>]*\b(?:src=|type=\"application/ld\+json\"))[^>]*>", text), path
+        inline = re.findall(r"<script(?![^>]*\bsrc=)([^>]*)>", text)
+        expected = [] if 'http-equiv="refresh"' in text else [""]
+        assert [a for a in inline if a != ' type="application/ld+json"'] == expected, path
         assert not re.search(r"\son[a-z]+=\"", text), path
         for ref in re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', text):
             assert not ref.startswith(("http://", "//")) and (
@@ -142,3 +159,117 @@ def test_a_site_overrides_one_partial_without_copying_the_theme(make_site: MakeS
                       "content/posts/a.md": "---\ntitle: A\ndate: 2024-01-01\n---\nbody"}, layouts=False)
     page = html(build(site), "posts/a/index.html")
     assert "custom meta" in page and '<header class="site-header">' in page
+
+
+def _jsonld(text: str) -> list[dict[str, object]]:
+    blocks = re.findall(r'<script type="application/ld\+json">(.*?)</script>', text, re.S)
+    return [json.loads(block) for block in blocks]
+
+
+def _meta(text: str, key: str) -> str | None:
+    found = re.search(rf'<meta (?:property|name)="{re.escape(key)}" content="([^"]*)">', text)
+    return found.group(1) if found else None
+
+
+def test_every_page_has_a_title_sharing_tags_and_favicons() -> None:
+    for path, text in _pages().items():
+        if 'http-equiv="refresh"' in text:
+            continue
+        assert re.search(r"<title>[^<]+</title>", text), path
+        for key in ("og:title", "og:type", "og:site_name", "twitter:card", "twitter:title"):
+            assert _meta(text, key), (path, key)
+        assert '<link rel="icon" href="/favicon.svg" type="image/svg+xml">' in text, path
+        assert '<link rel="apple-touch-icon" href="/apple-touch-icon.png">' in text, path
+        image = _meta(text, "og:image")
+        assert image and image.startswith("https://ada-lin.example.org/"), (path, image)
+        assert image.removeprefix("https://ada-lin.example.org/") in example().files, (path, image)
+    for name in ("favicon.svg", "favicon-32.png", "apple-touch-icon.png"):
+        assert name in example().files
+
+
+def test_a_post_shares_its_own_description_image_and_dates() -> None:
+    post = html(example(), POST)
+    assert _meta(post, "description") == "Why your GPU is idle, and how to find out with the PyTorch profiler."
+    assert _meta(post, "og:type") == "article" and _meta(post, "twitter:card") == "summary_large_image"
+    assert _meta(post, "og:image") == "https://ada-lin.example.org/posts/profiling-dataloaders/resources/demo.share.jpg"
+    assert _meta(post, "article:published_time") == "2024-06-12T10:30:00+02:00"
+    [posting] = _jsonld(post)
+    assert posting["@type"] == "BlogPosting" and posting["headline"] == "Profiling PyTorch DataLoaders"
+    assert posting["datePublished"] == "2024-06-12T10:30:00+02:00"
+    assert posting["dateModified"] == "2024-07-01T08:00:00+02:00"
+    assert posting["author"] == {"@type": "Person", "name": "Ada Lin", "url": "https://ada-lin.example.org/"}
+
+
+def test_home_about_and_cv_describe_the_author_as_a_person() -> None:
+    for path in ("index.html", "about/index.html", "cv/index.html"):
+        people = [d for d in _jsonld(html(example(), path)) if d["@type"] == "Person"]
+        assert len(people) == 1, path
+        person = people[0]
+        assert person["@context"] == "https://schema.org" and person["name"] == "Ada Lin"
+        assert person["image"] == "https://ada-lin.example.org/img/avatar.png"
+        assert "https://github.com/ada-lin" in person["sameAs"] and "https://orcid.org/0000-0002-1825-0097" in person[
+            "sameAs"]
+    [site] = [d for d in _jsonld(html(example(), "index.html")) if d["@type"] == "WebSite"]
+    assert site["url"] == "https://ada-lin.example.org/"
+    assert not [d for d in _jsonld(html(example(), "tags/index.html")) if d["@type"] == "Person"]
+    assert not [d for d in _jsonld(html(example(), "projects/remat/index.html")) if d["@type"] == "BlogPosting"]
+
+
+def test_every_json_ld_block_is_valid_json_with_absolute_urls() -> None:
+    def urls(value: object) -> list[str]:
+        if isinstance(value, dict):
+            return [u for k, v in value.items() for u in (urls(v) if k not in ("url", "image", "mainEntityOfPage")
+                                                          else [v] if isinstance(v, str) else urls(v))]
+        if isinstance(value, list):
+            return [u for v in value for u in urls(v)]
+        return []
+
+    seen = 0
+    for path, text in _pages().items():
+        for block in _jsonld(text):
+            seen += 1
+            assert all(u.startswith("https://") for u in urls(block)), (path, block)
+    assert seen >= 10
+
+
+def test_footer_links_the_authors_profiles_and_the_feed_as_icons() -> None:
+    home = html(example(), "index.html")
+    footer = home[home.index('<footer class="site-footer">'):]
+    for href in ("https://github.com/ada-lin", "https://www.linkedin.com/in/ada-lin-example",
+                 "https://scholar.example.org/ada", "https://orcid.org/0000-0002-1825-0097",
+                 "mailto:ada@example.org", "/feed.xml"):
+        assert f'<a href="{href}"' in footer, href
+    assert footer.count('<svg class="icon"') >= 6 and 'aria-label="GitHub"' in footer
+
+
+def test_the_author_card_shows_on_home_and_about_only() -> None:
+    for path in ("index.html", "about/index.html"):
+        card = html(example(), path)
+        assert '<section class="author-card h-card"' in card, path
+        assert '<img class="author-photo u-photo" src="/img/avatar.png" alt="Ada Lin"' in card
+        assert "Research Scientist, Machine Learning Systems" in card and "Institute for Computing Systems" in card
+    assert "author-card" not in html(example(), POST)
+
+
+def test_theme_params_set_accent_colour_and_fonts(make_site: MakeSite) -> None:
+    site = make_site({"sitegen.yaml": "title: T\nbase_url: https://e.org/\nparams:\n  accent: '#aa3377'\n"
+                                      "  fonts: {sans: '\"Inter\", sans-serif'}\n",
+                      "content/a.md": "---\ntitle: A\n---\nbody"}, layouts=False)
+    page = html(build(site), "a/index.html")
+    assert '<style>:root{--accent-light:#aa3377;--font-sans:"Inter", sans-serif;}</style>' in page
+
+
+def test_home_sections_come_from_params_and_site_partials(make_site: MakeSite) -> None:
+    site = make_site({"sitegen.yaml": "title: T\nbase_url: https://e.org/\nparams: {home_sections: [awards, posts]}\n",
+                      "layouts/partials/home/awards.html": "<section class=awards>AWARDS</section>",
+                      "content/_index.md": "---\ntitle: T\n---\nhello",
+                      "content/posts/a.md": "---\ntitle: A post\ndate: 2024-01-01\n---\nbody"}, layouts=False)
+    home = html(build(site), "index.html")
+    assert home.index("AWARDS") < home.index("A post")
+
+
+def test_the_hreflang_hook_is_in_every_head(make_site: MakeSite) -> None:
+    site = make_site({"layouts/partials/hreflang.html": '<link rel="alternate" hreflang="x-default" href="/">',
+                      "content/a.md": "---\ntitle: A\n---\nbody"}, layouts=False)
+    page = html(build(site), "a/index.html")
+    assert page.index('hreflang="x-default"') < page.index("</head>")

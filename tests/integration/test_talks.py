@@ -216,3 +216,12 @@ def test_the_home_page_lists_the_next_talks(make_site: MakeSite) -> None:
     home = html(build(make_site(files, layouts=False), now=NOW), "index.html")
     section = home.split('id="talks-next-heading"')[1].split("</section>")[0]
     assert re.findall(r'<a href="/talks/(\w+)/">', section) == ["lunch", "shanghai"]
+
+
+def test_an_undated_talk_page_is_still_listed_and_no_calendar_is_promised(make_site: MakeSite) -> None:
+    files = {"content/talks/_index.md": "---\ntitle: Talks\n---\n",
+             "content/talks/vienna.md": "---\ntitle: Vienna talk\n---\nSlides soon.\n"}
+    result = build(make_site(files, layouts=False), now=NOW)
+    page = html(result, "talks/index.html")
+    assert 'href="/talks/vienna/"' in page and "calendar.ics" not in page
+    assert "talks/calendar.ics" not in result.files

@@ -74,16 +74,17 @@ def test_hugo_term_urls_follow_urlize(make_site: MakeSite) -> None:
 
 def test_jekyll_term_urls_follow_slugify_and_posts_lose_their_date(make_site: MakeSite) -> None:
     site = jekyll_site(make_site, {
-        "content/_posts/2024-01-02-hello-world.md": "---\ntitle: Hello\ncategories: paper_summary\n"
-                                                    "tags: Deep.Learning\n---\nx\n",
-        "content/notes/2024-05-06-kept.md": "---\ntitle: Kept\n---\nx\n",
+        "_posts/2024-01-02-hello-world.md": "---\ntitle: Hello\ncategories: paper_summary\n"
+                                            "tags: Deep.Learning\n---\nx\n",
+        "notes/2024-05-06-kept.md": "---\ntitle: Kept\n---\nx\n",
     })
     result = build(site)
     assert "categories/paper-summary/index.html" in result.files
     assert "tags/deep-learning/index.html" in result.files
-    assert "notes/2024-05-06-kept/index.html" in result.files  # Jekyll reads dates from post names only
-    # The post's date and title slug come from its name, as Jekyll's `:year/:month/:day/:title` use them (the
-    # permalink itself, `/2024/01/02/hello-world.html` by default, is issue 16 item 5).
+    # Jekyll's default permalink style `date`: /:categories/:year/:month/:day/:title.html
+    assert "paper_summary/2024/01/02/hello-world.html" in result.files
+    assert "notes/2024-05-06-kept.html" in result.files  # Jekyll reads dates from post names only
+    # The post's date and title slug come from its name, as Jekyll's `:year/:month/:day/:title` use them.
     post = parse_page("_posts/2024-01-02-hello-world.md", "---\ntitle: Hello\n---\nx\n", SiteConfig(), JEKYLL)
     assert (post.date, post.slug) == (dt.datetime(2024, 1, 2, tzinfo=dt.UTC), "hello-world")
     other = parse_page("notes/2024-05-06-kept.md", "---\ntitle: Kept\n---\nx\n", SiteConfig(), JEKYLL)

@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,6 +45,12 @@ class Braces:
         notes = [Diagnostic("unknown tag", path=f"content/{source}", line=body_line + n)
                  for n, line in enumerate(body.splitlines()) if "{{" in line and "{{year}}" not in line]
         return body.replace("{{year}}", "2024"), notes
+
+    def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
+        return data
+
+    def for_site(self, facts: Any) -> Braces:
+        return self
 
 
 def test_a_folder_without_another_tools_layout_is_read_as_sitegen(tmp_path: Path) -> None:

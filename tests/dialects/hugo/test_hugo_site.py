@@ -53,9 +53,14 @@ enableRobotsTXT = true
 @pytest.mark.parametrize("name", ["hugo.toml", "config.toml", "hugo.yaml", "config.json", "config/_default/hugo.toml"])
 def test_a_hugo_config_file_marks_a_hugo_site(tmp_path: Path, name: str) -> None:
     text = '{"title": "T"}' if name.endswith(".json") else ("title: T\n" if name.endswith(".yaml") else 'title = "T"\n')
-    site = hugo_site(tmp_path, {name: text}, layouts=False)
+    site = hugo_site(tmp_path, {name: text, "content/a.md": "A"}, layouts=False)
     assert detect_dialect(site) is HUGO
     assert load_hugo_config(site)[0].title == "T"
+
+
+def test_a_config_json_without_content_is_not_taken_for_hugo(tmp_path: Path) -> None:
+    site = hugo_site(tmp_path, {"config.json": '{"lint": true}', "_config.yml": "title: J\n"}, layouts=False)
+    assert detect_dialect(site) is not HUGO
 
 
 def test_sitegen_yaml_wins_over_a_hugo_config(tmp_path: Path) -> None:
@@ -189,3 +194,29 @@ def test_markup_highlight_code_fences_off_is_honoured(tmp_path: Path) -> None:
                                              "[markup.goldmark.renderer]\nunsafe = true\n"})
     config, warnings = load_hugo_config(site)
     assert config.markdown.highlight is False and warnings == []
+
+
+def test_headless_bundles_and_build_render_never_are_not_published(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "content/home/index.md": "---\ntype: widget_page\nheadless: true\n---\n",
+        "content/home/hero.md": "---\nwidget: hero\ntitle: Hero\n---\nHi.\n",
+        "content/authors/_index.md": ("---\nbuild:\n  render: never\ncascade:\n  build:\n    render: never\n"
+                                      "    list: always\n---\n"),
+        "content/authors/admin/_index.md": "---\ntitle: Dr. Lee\n---\nBio.\n",
+        "content/notes/private.md": "---\ntitle: Private\n_build:\n  render: false\n---\nNo.\n",
+        "content/notes/public.md": "---\ntitle: Public\n---\nYes.\n",
+    })
+    published = sorted(p for p in result.files if p.endswith("index.html"))
+    assert "notes/public/index.html" in published
+    assert not [p for p in published if p.startswith(("home/", "authors/", "notes/private/"))]
+    assert not [w for w in result.warnings if "home" in (w.path or "") or "authors" in (w.path or "")]
+
+
+def test_weighted_pages_come_first_in_lists_as_in_hugo(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "content/posts/old-pinned.md": "---\ntitle: Pinned\ndate: 2020-01-01\nweight: 1\n---\nP.\n",
+        "content/posts/new.md": "---\ntitle: Newest\ndate: 2024-01-01\n---\nN.\n",
+        "content/posts/mid.md": "---\ntitle: Middle\ndate: 2022-01-01\n---\nM.\n",
+    })
+    listing = html(result, "posts/index.html")
+    assert listing.index(">Pinned<") < listing.index(">Newest<") < listing.index(">Middle<")

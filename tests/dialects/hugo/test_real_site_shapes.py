@@ -113,3 +113,13 @@ def test_hugo_resume_site_with_data_files_and_project_pages(tmp_path: Path) -> N
     })
     assert "Platform engineer." in html(result, "index.html")
     assert "What it does." in html(result, "projects/creations/tool/index.html")
+
+
+def test_hugo_blox_project_links_written_by_type(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "content/projects/pandas/index.md": ("---\ntitle: Pandas\nlinks:\n  - type: site\n    url: https://pandas.pydata.org\n"
+                                             "  - icon: github\n    name: Code\n    url: https://github.com/p\n"
+                                             "  - just text\n---\nData frames.\n"),
+    })
+    page = html(result, "projects/pandas/index.html")
+    assert '>site</a>' in page and '>Code</a>' in page

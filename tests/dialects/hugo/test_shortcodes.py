@@ -194,3 +194,8 @@ def test_hugo_blox_buttons_cards_and_steps() -> None:
     assert '<a class="button" href="/r/contact">Contact Us</a>' in html
     assert '<a class="card" href="docs/a"><strong>Guide</strong> <span>Start here</span></a>' in html
     assert "<h3" in html and ">First</h3>" in html and notes == []
+
+
+def test_without_a_site_refs_stay_the_paths_written() -> None:
+    text, notes = expand_shortcodes('[a]({{< ref "posts/x.md#part" >}}) [b]({{< relref "y" >}})')
+    assert text == "[a](posts/x.md#part) [b](y)" and notes == []
