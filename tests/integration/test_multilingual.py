@@ -255,3 +255,18 @@ def test_a_language_can_have_its_own_prefix_and_content_folder(make_site: Callab
     page = files["cn/about/index.html"].decode()
     assert '<img src="/logo.svg">' in page and '<a href="/cn/feed.xml">' in page  # static files stay shared
     assert _hreflang(page)["zh-CN"] == "https://ada.example.org/cn/about/"
+
+
+def test_the_default_theme_has_the_switcher_hreflang_and_translated_strings(make_site: Callable[..., Path]) -> None:
+    site = make_site({"sitegen.yaml": CONFIG, **PAGES}, layouts=False)
+    result = build(site)
+    zh, en = html(result, "zh/posts/one/index.html"), html(result, "posts/one/index.html")
+    switcher = re.search(r'<nav class="language-switcher" aria-label="语言">(.*?)</nav>', zh, re.S)
+    assert switcher is not None
+    assert '<a href="/posts/one/" hreflang="en" lang="en" rel="alternate">English</a>' in switcher.group(1)
+    assert '<span aria-current="true" lang="zh-CN">中文</span>' in switcher.group(1)
+    assert _hreflang(zh)["x-default"] == "https://ada.example.org/posts/one/"
+    assert "跳到正文" in zh and "2026年11月24日" in zh and "1 分钟阅读" in zh
+    assert "Skip to content" in en and "November 24, 2026" in en and "1 min read" in en
+    only = html(result, "posts/english-only/index.html")
+    assert '<a href="/zh/" hreflang="zh-CN" lang="zh-CN">中文</a>' in only  # no translation: that language's home
