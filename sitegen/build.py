@@ -22,21 +22,25 @@ from pathlib import Path
 from sitegen.config import SiteConfig
 from sitegen.content.dates import build_time, source_date_epoch
 from sitegen.content.gitinfo import apply_git_lastmod
+from sitegen.content.languages import LanguageSite, split_languages
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import SourceFile, Sources, discover_sources, load_data, read_bytes, read_text
 from sitegen.content.tree import ContentTree, left_out_warnings
-from sitegen.content.urls import output_path_for
+from sitegen.content.urls import UrlHelper, output_path_for
 from sitegen.cv.glyphs import cv_glyph_warnings
+from sitegen.cv.i18n import LABELS as CV_LABELS
 from sitegen.cv.publication import Publication
 from sitegen.cv.site import cv_files
-from sitegen.cv.source import CVSource, cv_options, discover_bibtex, discover_cvs
+from sitegen.cv.source import CVOptions, CVSource, cv_options, discover_bibtex, discover_cvs
 from sitegen.dialects import Dialect, detect_dialect
 from sitegen.dialects.shortcodes import ONCE_PER_SITE
 from sitegen.errors import Diagnostic, ErrorGroup, SitegenError, raise_if_any
+from sitegen.i18n import Strings, load_strings, missing_warnings
 from sitegen.images import ImageCatalog, ImageSettings, image_target, image_warnings
 from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
-from sitegen.memo import BuildMemo, config_key, key_of, site_inputs_key
+from sitegen.memo import BuildMemo, config_key, digest, key_of, site_inputs_key, stable
+from sitegen.multilingual import cvs_of, link_plans, merge_files, relabel_language, root_files
 from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
 from sitegen.parallel import render_many
@@ -71,6 +75,8 @@ def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildRes
     """Run the whole pipeline; raises SitegenError/ErrorGroup with every error of the failing phase.
 
     `memo` carries parsed pages and rendered Markdown from a previous build (dev server, build cache).
+    A multilingual site is planned and rendered once per language (`sitegen.content.languages`), the
+    default language first, its other languages' files under their prefixes (`zh/`).
     Messages name files as they are in the site folder (`_posts/x.md` of a Jekyll site, not its content path).
     """
     labels: dict[str, str] = {}
@@ -126,59 +132,166 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
     pages, data, cvs, publications, gather_errors = _parse_sources(sources, config, dialect, site_dir, memo,
                                                                                    warnings)
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
-    # 2. Plan: the complete, frozen site (content tree, generated pages, URL table).
+    # 2. Plan: the complete, frozen site (content tree, generated pages, URL table), one per language.
     now = options.now or build_time()
     # The plan is made even when some files failed to parse, so that URL collisions and the like are reported in
     # the same run as front-matter errors (every problem of the site at once, not in rounds).
     try:
         options_cv = cv_options(config)
-        plan = plan_site(config, pages, [r.rel for r in sources.resources], data, cvs, options_cv, publications,
-                         now=now, drafts=options.drafts or config.build.drafts,
-                         future=options.future or config.build.future, build_date=source_date_epoch(),
-                         dialect=dialect)
+        sites, errors, language_warnings = split_languages(config, pages, [r.rel for r in sources.resources])
+        strings = load_strings(site_dir, themes, errors, base=CV_LABELS)  # the theme's strings, the site's over
+        raise_if_any(errors)
+        plans = _plan_languages(sites, sources, data, cvs, options_cv, publications, now, options, dialect)
     except SitegenError as exc:
         raise _together(gather_errors, exc) from None
     raise_if_any(gather_errors)
-    warnings.extend(page_warnings(pages) + left_out_warnings(plan.tree, pages, now))
-    # 3. Render Markdown, then templates, then the files made from the rendered site.
-    renderer = MarkdownRenderer(config.markdown)
-    state, link_warnings = _render_markdown(plan, renderer, memo, options.jobs)
-    warnings.extend(link_warnings)
+    if config.languages:
+        plans = link_plans(sites, plans)
+    warnings.extend(language_warnings)
+    warnings.extend(missing_warnings(strings, [(lang.key, lang.tag) for lang in config.languages]))
+    warnings.extend(page_warnings(pages))
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
                                       options_cv.font_paths))
     warnings.extend(note for cv in cvs for note in cv.notes)
-    files, origins = _copy_assets(sources, plan.tree)
-    # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
-    images = ImageCatalog.build(files, [*plan.tree.resources.values(), *_site_static(sources, site_dir)],
-                                ImageSettings.from_params(config.params), memo)
-    state.images = images
-    images.add_share_crops(_shared_images(state), files, memo)
-    files.update(images.files)
-    warnings.extend(_image_warnings(state, images, set(files)))
-    # Which talks are still to come changes the talks pages without any file changing.
-    upcoming = sorted(s for s, talk in plan.talks.items() if talk.upcoming(now))
-    site_key = key_of("site", site_inputs_key(memo.config_key, data, [c.data for c in cvs], publications,
-                                              plan.build_date, upcoming), images.key)
-    rendering = PageRendering(site_dir, themes, renderer, site_key, options.jobs)
-    page_files = render_pages(state, rendering, warnings, memo)
-    files.update(page_files)
-    cv_outputs = cv_files(plan.cv, options_cv, plan.build_date, memo)
-    files.update(cv_outputs)
-    skip = frozenset({"search"}) if options.defer_search else frozenset()
-    basis = RebuildBasis(rendering, sources.pages, dict(files), skip=skip)
-    made_by: dict[str, str] = {}
-    generated = generate_outputs(state, site_dir, themes, files, memo, made_by, skip)
-    files.update(generated)
-    # Every output path has one owner: a second claim is an error naming both, before anything is written.
-    raise_if_any(_output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by,
-                                images.files).check())
+    # 3. Render Markdown, then templates, then the files made from the rendered site; language by language.
+    renderer = MarkdownRenderer(config.markdown)
+    rendering = _Rendering(options, renderer, memo, strings, options_cv, data, cvs, publications, now)
+    files, origins = _copy_static(sources)
+    static = dict(files)
+    rendered_pages = 0
+    states: list[SiteState] = []
+    basis: RebuildBasis | None = None
+    errors = []
+    for site, plan in zip(sites, plans, strict=True):
+        own_memo = memo if site is sites[0] else memo.language(site.key)
+        if own_memo is not memo:
+            own_memo.begin(config_key(site.config, dialect.name))
+        built = _build_language(site, plan, sources, dataclasses.replace(rendering, memo=own_memo), static,
+                                default=site is sites[0])
+        if own_memo is not memo:
+            own_memo.finish()
+            memo.dirty = memo.dirty or own_memo.dirty
+        warnings.extend(relabel_language(w, site.origins) for w in [
+            *left_out_warnings(plan.tree, site.pages, now), *built.warnings])
+        raise_if_any([relabel_language(e, site.origins) for e in built.errors])
+        errors.extend(merge_files(files, origins, built.files, built.origins, site.output_prefix,
+                                  default=site is sites[0]))
+        rendered_pages += built.pages
+        states.append(built.state)
+        basis = built.basis if len(sites) == 1 else None  # quick rebuilds know one language
+    raise_if_any(errors)
+    if config.languages:
+        files.update(root_files(files, origins, sites, states))
     if options.strict and warnings:
         raise_if_any([w.to_error() for w in warnings])
+    memo.languages = {s.key: memo.languages[s.key] for s in sites[1:] if s.key in memo.languages}
     memo.finish()
     # 4. The result, in memory: writing it is `sitegen.writer`'s job.
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
-                       pages=len(page_files), seconds=time.perf_counter() - started, sources=origins,
-                       state=state, basis=basis)
+                       pages=rendered_pages, seconds=time.perf_counter() - started, sources=origins,
+                       state=states[0], basis=basis)
+
+
+def _plan_languages(sites: list[LanguageSite], sources: Sources, data: dict[str, object], cvs: list[CVSource],
+                    options_cv: CVOptions, publications: list[Publication], now: dt.datetime,
+                    options: BuildOptions, dialect: Dialect) -> list[SitePlan]:
+    """Plan each language as a site of its own (every language's errors together, naming their files)."""
+    config = sites[0].config
+    shared = frozenset(f.rel for f in sources.static) | frozenset(sites[0].resources)
+    plans: list[SitePlan] = []
+    errors: list[SitegenError] = []
+    for site in sites:
+        try:
+            plans.append(plan_site(site.config, site.pages, site.resources, data, cvs_of(cvs, site, sites),
+                                   options_cv, publications, now=now, drafts=options.drafts or config.build.drafts,
+                                   future=options.future or config.build.future, build_date=source_date_epoch(),
+                                   dialect=dialect, urls=UrlHelper(site.config, shared if site.language else
+                                                                   frozenset())))
+        except SitegenError as exc:
+            errors.append(relabel_language(exc, site.origins))
+    raise_if_any(errors)
+    return plans
+
+
+@dataclass
+class _LanguageBuild:
+    """What rendering one language produced (language-relative paths)."""
+
+    files: dict[str, bytes]
+    origins: dict[str, str]
+    state: SiteState
+    basis: RebuildBasis
+    pages: int
+    warnings: list[Diagnostic]
+    errors: list[SitegenError]
+
+
+@dataclass(frozen=True)
+class _Rendering:
+    """What rendering every language shares (and the memo of the one being rendered)."""
+
+    options: BuildOptions
+    renderer: MarkdownRenderer
+    memo: BuildMemo
+    strings: Strings
+    cv: CVOptions
+    data: dict[str, object]
+    cvs: list[CVSource]
+    publications: list[Publication]
+    now: dt.datetime
+
+
+def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _Rendering,
+                    static: dict[str, bytes], *, default: bool) -> _LanguageBuild:
+    """Render one language's planned site to memory: Markdown, images, templates, CV files, feeds, sitemap,
+    search. Static files are the default language's to publish; every language reads them."""
+    options, memo = how.options, how.memo
+    site_dir = options.source
+    themes = theme_dirs(site_dir, plan.config.theme)
+    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs)
+    files, origins = _copy_resources(sources, plan.tree, site.origins)
+    # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
+    readable = {**static, **files}
+    images = ImageCatalog.build(readable, [*plan.tree.resources.values(), *_site_static(sources, site_dir)],
+                                ImageSettings.from_params(plan.config.params), memo)
+    state.images = images
+    images.add_share_crops(_shared_images(state), readable, memo)
+    copies = dict(images.files)
+    if not default:  # copies of static images are published once, at the root, by the default language
+        copies = {p: b for p, b in copies.items() if p not in _static_copies(images, static)}
+    files.update(copies)
+    warnings.extend(_image_warnings(state, images, set(readable) | set(images.files)))
+    # Which talks are still to come changes the talks pages without any file changing.
+    upcoming = sorted(s for s, talk in plan.talks.items() if talk.upcoming(how.now))
+    site_key = key_of("site", site_inputs_key(memo.config_key, how.data, [c.data for c in how.cvs],
+                                              how.publications, plan.build_date, upcoming), images.key)
+    if plan.urls.prefix:  # which paths stay at the root or go to the default language decides this one's links
+        site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
+    rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
+    page_files = render_pages(state, rendering, warnings, memo)
+    files.update(page_files)
+    cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
+    files.update(cv_outputs)
+    # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
+    skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
+    seen = {**static, **files} if default else dict(files)
+    basis = RebuildBasis(rendering, sources.pages, seen, skip=skip)
+    made_by: dict[str, str] = {}
+    generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip)
+    files.update(generated)
+    # Every output path has one owner: a second claim is an error naming both, before anything is written.
+    errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by, copies,
+                            with_static=default).check()
+    return _LanguageBuild(files, origins, state, basis, len(page_files), warnings, errors)
+
+
+def _static_copies(images: ImageCatalog, static: dict[str, bytes]) -> set[str]:
+    """The copies (smaller, WebP, share crops) the catalog made of static files."""
+    out = {crop for target, crop in images.shares.items() if target in static}
+    for target, info in images.images.items():
+        if target in static:
+            out.update(path for path, _ in [*info.copies, *info.webp])
+    return out
 
 
 def _together(errors: list[SitegenError], more: SitegenError) -> SitegenError:
@@ -209,10 +322,11 @@ def _skipped_note(sources: Sources, config: SiteConfig, tool: str) -> list[Diagn
 
 def _output_owners(site_dir: Path, sources: Sources, plan: SitePlan, pages: dict[str, bytes],
                    cv_outputs: dict[str, bytes], generated: dict[str, bytes], made_by: dict[str, str],
-                   images: dict[str, bytes]) -> OutputOwners:
-    """Claim every output path for its source, in the order the files were made."""
+                   images: dict[str, bytes], *, with_static: bool = True) -> OutputOwners:
+    """Claim every output path for its source, in the order the files were made (static files only once, with
+    the default language)."""
     owners = OutputOwners()
-    for f in sources.static:
+    for f in sources.static if with_static else ():
         owners.claim([f.rel], _site_relative(f.path, site_dir) or f"the theme's static/{f.rel}")
     owners.claim(plan.tree.resources.values(), {out: f"content/{rel}" for rel, out in plan.tree.resources.items()})
     owners.claim(images, "an image copy made by sitegen (params.images)")
@@ -380,15 +494,24 @@ def _render_summary(renderer: MarkdownRenderer, text: str) -> bytes:
     return renderer.render(text).html.encode()
 
 
-def _copy_assets(sources: Sources, tree: ContentTree) -> tuple[dict[str, bytes], dict[str, str]]:
-    """Static files (theme, then site) and content resources, as bytes."""
+def _copy_static(sources: Sources) -> tuple[dict[str, bytes], dict[str, str]]:
+    """Static files (theme, then site), as bytes."""
     files: dict[str, bytes] = {}
     origins: dict[str, str] = {}
     for f in sources.static:
         files[f.rel] = read_bytes(f, "static")
         origins[f.rel] = str(f.path)
+    return files, origins
+
+
+def _copy_resources(sources: Sources, tree: ContentTree, renamed: dict[str, str]
+                    ) -> tuple[dict[str, bytes], dict[str, str]]:
+    """Content resources of one language, as bytes (`renamed`: language-free path -> the file's own)."""
+    files: dict[str, bytes] = {}
+    origins: dict[str, str] = {}
     by_rel = {r.rel: r for r in sources.resources}
     for rel, out in tree.resources.items():
-        files[out] = read_bytes(by_rel[rel], "content")
-        origins[out] = f"content/{rel}"
+        real = renamed.get(rel, rel)
+        files[out] = read_bytes(by_rel[real], "content")
+        origins[out] = f"content/{real}"
     return files, origins

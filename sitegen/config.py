@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field, fields
+import re
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -15,6 +16,8 @@ from sitegen.inputlimits import InputLimitError, check_input, decode_utf8, limit
 from sitegen.yamlload import Yaml12Loader, check_size, yaml_error
 
 CONFIG_NAMES = ("sitegen.yaml", "sitegen.yml")
+LANGUAGE_KEY = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+"""A language name under `languages:` (`en`, `zh`, `pt-br`, `zh-Hans`)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,40 @@ class SourceLayout:
 
 
 @dataclass(frozen=True)
+class Language:
+    """One language of a multilingual site (`languages:` in sitegen.yaml, `[languages]` in a Hugo config)."""
+
+    key: str
+    """The name under `languages:` (`zh`): the suffix of translation files (`about.zh.md`), the folder of its
+    content (`content/zh/`), its translation table (`i18n/zh.yaml`) and its URL prefix (`/zh/`)."""
+    code: str = ""
+    """BCP 47 tag for `<html lang>` and `hreflang` (`zh-CN`); the key when empty."""
+    name: str = ""
+    """Shown in the language switcher (`中文`); the key when empty."""
+    weight: int = 0
+    """Order in the switcher (and which language is the default when `default_language` is not set)."""
+    title: str | None = None
+    """The site's title in this language (else the site-wide one)."""
+    description: str | None = None
+    """The site's description in this language."""
+    menu: tuple[MenuItem, ...] | None = None
+    """The main menu in this language (else the default language's, its URLs taken in this language)."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Merged over the site-wide `params:` for this language."""
+    date_format: str | None = None
+    """strftime format of dates shown in this language (`%Y年%-m月%-d日`); else its translation table's."""
+    content_dir: str | None = None
+    """A folder of the site holding only this language's pages (Hugo's `contentDir`, e.g. `content/zh`)."""
+    url_prefix: str | None = None
+    """Where its pages live (`/zh/`); the default language lives at `/` unless `default_language_in_subdir`."""
+
+    @property
+    def tag(self) -> str:
+        """`code`, else the key."""
+        return self.code or self.key
+
+
+@dataclass(frozen=True)
 class SiteConfig:
     """The whole site configuration. Feature sections (`feeds`, `search`, `cv`, ...) are validated by their owners."""
 
@@ -130,6 +167,12 @@ class SiteConfig:
     """Publications page options (`pages: true` gives each publication a page of its own)."""
     news: dict[str, Any] = field(default_factory=dict)
     """News options (`home_limit`: items on the home page, default 5)."""
+    languages: tuple[Language, ...] = ()
+    """The languages of a multilingual site, the default first (empty: a site in one language)."""
+    default_language_in_subdir: bool = False
+    """Put the default language under `/<lang>/` too (then `/` redirects there)."""
+    date_format: str | None = None
+    """strftime format of dates shown by the theme; else the language's translation table's."""
     path: str = "sitegen.yaml"
     """The file this configuration came from (for messages)."""
     site_layouts: bool = True
@@ -142,6 +185,8 @@ class SiteConfig:
     dialect_settings: dict[str, Any] = field(default_factory=dict)
     """What the site's dialect keeps of its tool's configuration for its own rules (Jekyll's permalink style,
     collections, front-matter defaults); sitegen.yaml never sets it."""
+    language_prefix: str = ""
+    """Set by the build for one language of a multilingual site: the URL prefix of its pages (`/zh/`)."""
 
     @property
     def base_path(self) -> str:
@@ -157,7 +202,10 @@ class SiteConfig:
 
 
 _KNOWN = {f.name for f in fields(SiteConfig)} - {"path", "site_layouts", "weight_first", "layout",
-                                                  "dialect_settings"} | {"baseURL", "languageCode"}
+                                                  "dialect_settings", "language_prefix"} | {
+    "baseURL", "languageCode", "default_language"}
+_LANGUAGE_KEYS = {"code", "name", "weight", "title", "description", "menu", "params", "date_format",
+                  "content_dir", "url_prefix"}
 
 
 def _key_lines(node: yaml.Node, prefix: str = "") -> dict[str, tuple[int, int]]:
@@ -264,12 +312,84 @@ class _Validator:
             feeds=self.get("feeds", dict, {}),
             search=self.get("search", dict, {}),
             cv=self.get("cv", dict, {}),
+            date_format=self._optional_text("date_format"),
             publications=self._section("publications", {"pages"}),
             news=self._section("news", {"home_limit"}),
             path=self.path,
         )
+        languages = self._languages(cfg.language)
+        if languages:
+            cfg = replace(cfg, languages=languages, language=languages[0].tag,
+                          default_language_in_subdir=bool(self.get("default_language_in_subdir", bool, False)))
         raise_if_any(self.errors)
         return cfg, self.warnings
+
+    def _optional_text(self, key: str) -> str | None:
+        value = self.get(key, str, None)
+        return str(value) if value is not None else None
+
+    def _languages(self, language: str) -> tuple[Language, ...]:
+        """`languages:`, the default language first: `default_language`, else `language`, else the lowest
+        weight."""
+        raw = self.get("languages", dict, {})
+        if not raw:
+            return ()
+        out: list[Language] = []
+        for key, value in raw.items():
+            name = str(key)
+            where = f"languages.{name}"
+            if not LANGUAGE_KEY.match(name):
+                self.error(where, f"`{name}` is not a language name",
+                           hint="use a language code such as `en`, `zh` or `pt-br`")
+                continue
+            value = {} if value is None else value
+            if not isinstance(value, dict):
+                self.error(where, "expected a mapping (`title:`, `name:`, `menu:`, ...)")
+                continue
+            self.warn_unknown(where, value, _LANGUAGE_KEYS)
+            out.append(self._language(name, value, where))
+        default = str(self.raw.get("default_language") or "")
+        if default and default not in {lang.key for lang in out}:
+            self.error("default_language", f"`{default}` is not one of `languages:`",
+                       hint=f"name one of {', '.join(lang.key for lang in out)}")
+        if not default:
+            keys = {lang.key for lang in out}
+            default = language if language in keys else language.split("-")[0] if language.split("-")[0] in keys \
+                else min(out, key=lambda lang: lang.weight).key if out else ""
+        out.sort(key=lambda lang: (lang.key != default, lang.weight, lang.key))
+        prefixes: dict[str, str] = {}
+        for lang in out:
+            prefix = lang.url_prefix or f"/{lang.key}/"
+            if prefix in prefixes:
+                self.error(f"languages.{lang.key}", f"`{lang.key}` and `{prefixes[prefix]}` share the URL prefix "
+                           f"{prefix}", hint="give each language its own `url_prefix`")
+            prefixes[prefix] = lang.key
+        return tuple(out)
+
+    def _language(self, key: str, value: dict[str, Any], where: str) -> Language:
+        weight = value.get("weight", 0)
+        if not isinstance(weight, int) or isinstance(weight, bool):
+            self.error(f"{where}.weight", f"expected a whole number, got {weight!r}")
+            weight = 0
+        params = value.get("params") or {}
+        if not isinstance(params, dict):
+            self.error(f"{where}.params", "expected a mapping")
+            params = {}
+        menu = None
+        if "menu" in value:
+            menu = self._menu_items(value.get("menu") or [], f"{where}.menu")
+        prefix = value.get("url_prefix")
+        if prefix is not None:
+            prefix = "/" + "/".join(p for p in str(prefix).split("/") if p) + "/"
+            if prefix == "/" or ".." in prefix.split("/"):
+                self.error(f"{where}.url_prefix", f"{value.get('url_prefix')!r} is not a folder",
+                           hint="write a path such as `/cn/`")
+                prefix = None
+        text = {k: (str(value[k]) if value.get(k) is not None else None)
+                for k in ("code", "name", "title", "description", "date_format", "content_dir")}
+        return Language(key=key, code=text["code"] or "", name=text["name"] or "", weight=weight,
+                        title=text["title"], description=text["description"], menu=menu, params=params,
+                        date_format=text["date_format"], content_dir=text["content_dir"], url_prefix=prefix)
 
     def _base_url(self) -> str:
         value = str(self.get("base_url", str, self.raw.get("baseURL", "/")))
@@ -299,16 +419,21 @@ class _Validator:
         return theme
 
     def _menu(self) -> tuple[MenuItem, ...]:
-        items = self.get("menu", list, [])
+        return self._menu_items(self.get("menu", list, []), "menu")
+
+    def _menu_items(self, items: Any, where: str) -> tuple[MenuItem, ...]:
+        if not isinstance(items, list):
+            self.error(where, "expected a list of `{name, url, weight}` entries")
+            return ()
         out: list[MenuItem] = []
         for i, item in enumerate(items):
             if not isinstance(item, dict) or "name" not in item or "url" not in item:
-                self.error(f"menu.{i}", f"entry {i + 1} needs `name` and `url`")
+                self.error(f"{where}.{i}", f"entry {i + 1} needs `name` and `url`")
                 continue
-            self.warn_unknown(f"menu.{i}", item, {"name", "url", "weight"})
+            self.warn_unknown(f"{where}.{i}", item, {"name", "url", "weight"})
             weight = item.get("weight", 0)
             if not isinstance(weight, int) or isinstance(weight, bool):
-                self.error(f"menu.{i}.weight", f"expected a whole number, got {weight!r}")
+                self.error(f"{where}.{i}.weight", f"expected a whole number, got {weight!r}")
                 weight = 0
             out.append(MenuItem(str(item["name"]), str(item["url"]), weight))
         return tuple(sorted(out, key=lambda m: m.weight))

@@ -177,6 +177,12 @@ class BuildMemo:
     """Page source -> output units that read its content (a superset; see `units_reading`)."""
     transient: dict[str, Any] = field(default_factory=dict, repr=False)
     """What a generator keeps for the next build in this process (the dev server); never in the build cache."""
+    languages: dict[str, BuildMemo] = field(default_factory=dict, repr=False)
+    """The memo of each other language of a multilingual site (their pages share sources: `about.md`)."""
+
+    def language(self, key: str) -> BuildMemo:
+        """The memo of one more language of the site (made on first use)."""
+        return self.languages.setdefault(key, BuildMemo())
 
     def begin(self, config_key: str) -> None:
         """Start a build: forget everything when the configuration changed."""
@@ -244,6 +250,7 @@ class BuildMemo:
         self.__dict__.update(state)
         self.__dict__.setdefault("transient", {})  # caches written before these existed
         self.__dict__.setdefault("_readers", None)
+        self.__dict__.setdefault("languages", {})
 
     def blob(self, key: str, make: Callable[[], bytes]) -> bytes:
         """An expensive derived file, made once per distinct input."""

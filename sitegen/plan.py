@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sitegen.config import SiteConfig
+from sitegen.content.languages import Translations
 from sitegen.content.news import URL as NEWS_URL
 from sitegen.content.news import NewsItem, read_news
 from sitegen.content.page import Page
@@ -63,6 +64,8 @@ class SitePlan:
     """Extra template context per page source (`cv` on CV pages, `publications` on publications pages)."""
     intros: dict[str, str]
     """Generated page -> content page whose rendered Markdown it shows (a CV page's introduction)."""
+    translations: Translations | None = None
+    """A language of a multilingual site: its pages' versions in the other languages (`link_translations`)."""
     talks: dict[str, Talk] = dataclasses.field(default_factory=dict)
     """Talk page source -> when and where it happens (`sitegen.content.talks`)."""
     news: tuple[NewsItem, ...] = ()
@@ -77,7 +80,7 @@ class SitePlan:
 def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
               cvs: list[CVSource], cv_options: CVOptions, publications: list[Publication], *,
               now: dt.datetime, drafts: bool, future: bool, build_date: dt.datetime | None,
-              dialect: Dialect = NATIVE) -> SitePlan:
+              dialect: Dialect = NATIVE, urls: UrlHelper | None = None) -> SitePlan:
     """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
     tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
     talks: dict[str, Talk] = {}
@@ -87,7 +90,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
         if talk is not None:
             talks[source] = talk
     content = tuple(sorted(tree.pages))
-    urls = UrlHelper(config)
+    urls = urls or UrlHelper(config)
     taxonomies = collect_taxonomies(tree, config.taxonomies, dialect.term_slug)
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
     # /publications/ wins over the generated one).

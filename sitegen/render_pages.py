@@ -16,6 +16,7 @@ from sitegen.config import SiteConfig
 from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
 from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
+from sitegen.i18n import Strings, Translator
 from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BuildMemo, digest, files_key
 from sitegen.pagination import paginate
@@ -82,6 +83,8 @@ class PageRendering:
     renderer: MarkdownRenderer
     site_key: str = ""
     jobs: int | None = None
+    strings: Strings | None = None
+    """The theme's and site's translation tables (`i18n/<lang>.yaml`)."""
 
 
 def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic], memo: BuildMemo | None = None,
@@ -98,10 +101,14 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     renderer = how.renderer
     search_path = [*site_layouts(site_dir, state.config), *(t / "layouts" for t in themes)]
     memo = memo or BuildMemo()
-    env = make_environment(search_path, state.config, lambda text: renderer.render(text).html,
-                           bytecode_cache=MemoBytecodeCache(memo))
+    config = state.config
+    translator = Translator(how.strings or Strings(), config.language,
+                            config.languages[0].tag if config.languages else config.language, config.date_format)
+    env = make_environment(search_path, config, lambda text: renderer.render(text).html,
+                           bytecode_cache=MemoBytecodeCache(memo), urls=state.urls, translator=translator)
     page_context = state.plan.page_context
-    key = digest(how.site_key + files_key(search_path) + state.metadata_digest())
+    key = digest(how.site_key + files_key([*search_path, site_dir / "i18n", *(t / "i18n" for t in themes)])
+                 + state.metadata_digest())
 
     def body_digest(source: str) -> str | None:
         return state.body_key(source) if source in state.tree.pages else None

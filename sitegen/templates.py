@@ -18,6 +18,7 @@ from sitegen.config import SiteConfig
 from sitegen.confine import ALLOW_HINT
 from sitegen.content.urls import UrlHelper
 from sitegen.errors import TemplateError
+from sitegen.i18n import Strings, Translator
 from sitegen.memo import BuildMemo
 
 _ZH_MONTHS = "一二三四五六七八九十"
@@ -38,6 +39,13 @@ def format_date(value: dt.datetime | dt.date | None, fmt: str = "%B %-d, %Y", la
     fmt = fmt.replace("%B", months[value.month - 1]).replace("%b", months[value.month - 1][:3])
     fmt = fmt.replace("%-d", str(value.day)).replace("%-m", str(value.month))
     return value.strftime(fmt)
+
+
+def _page_lang(context: jinja2.runtime.Context) -> str | None:
+    """The language of the page being rendered (its `lang`, else its site's), if the context has a page."""
+    page = context.get("page")
+    lang = getattr(page, "lang", None) if page is not None else None
+    return lang if isinstance(lang, str) and lang else None
 
 
 def isodate(value: dt.datetime | None) -> str:
@@ -91,8 +99,11 @@ def make_loader(search_path: list[Path], theme_layouts: list[Path], *, confined:
 
 def make_environment(search_path: list[Path], config: SiteConfig,
                      markdownify: Callable[[str], str], extra_globals: dict[str, Any] | None = None,
-                     bytecode_cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
-    """One environment per build: loader over site layouts then theme layouts."""
+                     bytecode_cache: jinja2.BytecodeCache | None = None, urls: UrlHelper | None = None,
+                     translator: Translator | None = None) -> jinja2.Environment:
+    """One environment per build (per language): loader over site layouts then theme layouts; `urls` builds
+    the URLs (the plan's, which knows a language's prefix); `translator` gives the theme's strings (`i18n`,
+    `T`) and the `date` and `number` filters in the page's language."""
     env = jinja2.Environment(
         loader=make_loader(search_path, search_path[1:], confined=not config.allow_symlinks_outside),
         autoescape=True,
@@ -104,11 +115,28 @@ def make_environment(search_path: list[Path], config: SiteConfig,
         bytecode_cache=bytecode_cache,
         extensions=["jinja2.ext.loopcontrols"],
     )
-    urls = UrlHelper(config)
+    urls = urls or UrlHelper(config)
     env.globals.update(url=urls.url, relurl=urls.url, absurl=urls.absurl, sitegen_version=sitegen.__version__)
     env.globals.update(extra_globals or {})
+    translator = translator or Translator(Strings(), config.language, date_format=config.date_format)
+
+    @jinja2.pass_context
+    def i18n(context: jinja2.runtime.Context, key: str, count: int | float | None = None, **params: Any) -> str:
+        return translator(key, count, lang=params.pop("lang", None) or _page_lang(context), **params)
+
+    @jinja2.pass_context
+    def date(context: jinja2.runtime.Context, value: dt.datetime | dt.date | None, fmt: str | None = None,
+             lang: str | None = None) -> str:
+        return translator.format_date(value, fmt, lang or _page_lang(context))
+
+    @jinja2.pass_context
+    def number(context: jinja2.runtime.Context, value: int | float, lang: str | None = None) -> str:
+        return translator.number(value, lang or _page_lang(context))
+
+    env.globals.update(i18n=i18n, T=i18n)
     env.filters.update(
-        date=format_date,
+        date=date,
+        number=number,
         isodate=isodate,
         markdownify=lambda text: Markup(markdownify(str(text))),
         url=urls.url,

@@ -16,6 +16,7 @@ from typing import Any, overload
 from markupsafe import Markup, escape
 
 from sitegen.config import SiteConfig
+from sitegen.content.languages import Version
 from sitegen.content.menus import page_menu_items
 from sitegen.content.news import home_limit
 from sitegen.content.page import Page
@@ -28,7 +29,7 @@ from sitegen.content.urls import UrlHelper
 from sitegen.cv.html import inline_markdown
 from sitegen.images import SHARE_SIZE, ImageCatalog, ImageSettings, image_target, rewrite_images
 from sitegen.markdown import Rendered
-from sitegen.memo import body_key, digest, page_meta_key
+from sitegen.memo import body_key, digest, page_meta_key, stable
 from sitegen.plan import SitePlan
 
 
@@ -123,7 +124,10 @@ class SiteState:
 
     def metadata_digest(self) -> str:
         """Digest of every page's metadata and URL (not bodies): what listings, menus and neighbours can show."""
-        return digest("\n".join(self.meta_key(s) for s in sorted(self.tree.pages)))
+        pages = "\n".join(self.meta_key(s) for s in sorted(self.tree.pages))
+        if self.plan.translations is not None:  # a translation added in another language changes switchers
+            pages += "\n" + stable(self.plan.translations)
+        return digest(pages)
 
     def release(self) -> None:
         """Drop the cached views, which point back at this state: without the cycle, a state that is no
@@ -305,6 +309,42 @@ class PageView:
     def lang(self) -> str:
         """The page's language, else the site's."""
         return self._page.lang or self._state.config.language
+
+    @cached_property
+    def translations(self) -> list[Version]:
+        """This page in the site's other languages (`key`, `tag`, `name`, `url`, `permalink`), language order."""
+        plan = self._state.plan.translations
+        versions = plan.versions.get(self.source, ()) if plan else ()
+        return [v for v in versions if plan is not None and v.key != plan.key]
+
+    @cached_property
+    def hreflang(self) -> list[dict[str, str]]:
+        """`<link rel="alternate" hreflang>` targets: every version of the page (this one too), then
+        `x-default` (the default language's); empty for a page without translations."""
+        plan = self._state.plan.translations
+        versions = plan.versions.get(self.source, ()) if plan else ()
+        if not versions or plan is None:
+            return []
+        chosen = next((v for v in versions if v.key == plan.default), versions[0])
+        return [*({"lang": v.tag, "url": v.permalink} for v in versions),
+                {"lang": "x-default", "url": chosen.permalink}]
+
+    @cached_property
+    def languages(self) -> list[dict[str, Any]]:
+        """The language switcher: per language `{key, lang, name, url, current, translated}`, where `url` is this
+        page's translation, else that language's home; empty for a site in one language."""
+        plan = self._state.plan.translations
+        if plan is None:
+            return []
+        versions = {v.key: v for v in plan.versions.get(self.source, ())}
+        out = []
+        for home in plan.homes:
+            version = versions.get(home.key)
+            current = home.key == plan.key
+            target = self.url if current else (version or home).url
+            out.append({"key": home.key, "lang": home.tag, "name": home.name, "url": target, "current": current,
+                        "translated": current or version is not None})
+        return out
 
     @property
     def prev(self) -> PageView | None:
@@ -532,6 +572,15 @@ class SiteView:
             if view is not None and key:
                 out[key] = view
         return out
+
+    @cached_property
+    def languages(self) -> list[dict[str, Any]]:
+        """Every language of a multilingual site (`{key, lang, name, url, current}`, `url` its home), else []."""
+        plan = self._state.plan.translations
+        if plan is None:
+            return []
+        return [{"key": h.key, "lang": h.tag, "name": h.name, "url": h.url, "current": h.key == plan.key}
+                for h in plan.homes]
 
     @cached_property
     def talks(self) -> dict[str, list[PageView]]:

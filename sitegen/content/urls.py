@@ -6,6 +6,7 @@ import datetime as dt
 import posixpath
 import re
 import unicodedata
+from collections.abc import Mapping
 from functools import lru_cache
 from urllib.parse import quote, unquote
 
@@ -126,17 +127,38 @@ def encode_href(path: str) -> str:
 class UrlHelper:
     """Builds every URL of the site from `base_url`, so themes never concatenate paths by hand."""
 
-    def __init__(self, config: SiteConfig) -> None:
+    def __init__(self, config: SiteConfig, shared: frozenset[str] = frozenset(),
+                 fallback: Mapping[str, str] | None = None) -> None:
         self.base_path = config.base_path
         self.origin = config.site_origin
+        self.prefix = config.language_prefix
+        """One language of a multilingual site: the prefix of its pages (`/zh/`)."""
+        self.shared = shared
+        """Output files every language shares at the site's root (static files): never prefixed."""
+        self.fallback = fallback or {}
+        """Pages of the default language this one does not have: their path -> where they are (`/posts/` ->
+        `/posts/`), so that a menu entry or link to an untranslated page reaches the original."""
 
     def url(self, path: str) -> str:
-        """Site-relative URL including the base path: `/about/` -> `/repo/about/` (percent-encoded)."""
+        """Site-relative URL including the base path: `/about/` -> `/repo/about/` (percent-encoded); in one
+        language of a multilingual site, its pages' paths get the language prefix (`/zh/about/`), and static
+        files keep theirs (`/css/main.css`)."""
         if "://" in path or path.startswith(("mailto:", "tel:", "#", "//")):
             return path
         if path.startswith(self.base_path) and self.base_path != "/" and path != "/":
             return encode_href(path)
-        return join_url(self.base_path, path)
+        return join_url(self.base_path, self.localize(path))
+
+    def localize(self, path: str) -> str:
+        """A site path of this language: `/about/` -> `/zh/about/`, unless it is a shared file or already there."""
+        if not self.prefix or not path.startswith("/") or path.startswith(self.prefix):
+            return path
+        bare = path.split("#", 1)[0].split("?", 1)[0]
+        if bare.lstrip("/") in self.shared:
+            return path
+        if bare in self.fallback:
+            return self.fallback[bare] + path[len(bare):]
+        return self.prefix.rstrip("/") + path
 
     def absurl(self, path: str) -> str:
         """Absolute URL (`https://host/repo/about/`); a bare path when base_url has no host."""

@@ -22,6 +22,7 @@ import yaml
 
 from sitegen.config import Author, BuildSettings, MarkdownSettings, MenuItem, SiteConfig, find_config
 from sitegen.dialects.base import ExpandContext, SiteFacts
+from sitegen.dialects.hugo_languages import hugo_languages, single_language
 from sitegen.dialects.native import hugo_urlize
 from sitegen.dialects.shortcodes import expand_shortcodes
 from sitegen.errors import ConfigError, Diagnostic
@@ -57,6 +58,8 @@ class HugoConfigReader:
     unmapped: list[str] = field(default_factory=list)
     build: dict[str, bool] = field(default_factory=dict)
     markdown: dict[str, bool] = field(default_factory=dict)
+    notes: list[Diagnostic] = field(default_factory=list)
+    """Warnings of a section reader (a language left out), reported with the unmapped keys."""
 
     def run(self) -> tuple[SiteConfig, list[Diagnostic]]:
         """Every section through its reader in `SECTIONS`; other keys are listed once as not mapped."""
@@ -68,7 +71,7 @@ class HugoConfigReader:
                 self.unmapped.append(key)
         self.values["build"] = BuildSettings(**self.build)
         self.values["markdown"] = MarkdownSettings(**self.markdown)
-        warnings = []
+        warnings = list(self.notes)
         if self.unmapped:
             warnings.append(Diagnostic(
                 f"Hugo settings sitegen does not use: {'; '.join(sorted(self.unmapped))}", path=self.path,
@@ -110,8 +113,24 @@ def _base_url(r: HugoConfigReader, value: Any) -> None:
 
 
 def _language(r: HugoConfigReader, value: Any) -> None:
-    if (text := r.text(value, "languageCode")) is not None:
+    if (text := r.text(value, "languageCode")) is not None and "languages" not in r.values:
         r.values["language"] = text
+
+
+def _languages(r: HugoConfigReader, value: Any) -> None:
+    """`[languages]`: a site in several languages (`sitegen.dialects.hugo_languages`), the default first."""
+    disabled = r.raw.get("disablelanguages")
+    languages, notes = hugo_languages(value, str(r.raw.get("defaultcontentlanguage") or "en"),
+                                      [str(d) for d in disabled] if isinstance(disabled, list) else [], r.path)
+    r.notes.extend(notes)
+    if len(languages) > 1:
+        r.values["languages"] = languages
+        r.values["language"] = languages[0].tag
+        r.values["default_language_in_subdir"] = r.raw.get("defaultcontentlanguageinsubdir") is True
+    else:  # one language: its title, menu and params are the site's
+        r.values.update(single_language(languages))
+        if languages and languages[0].params:
+            r.values["params"] = {**r.values.get("params", {}), **languages[0].params}
 
 
 def _author(r: HugoConfigReader, value: Any) -> None:
@@ -230,6 +249,7 @@ SECTIONS: dict[str, Callable[[HugoConfigReader, Any], None]] = {
     "title": _title,
     "baseurl": _base_url,
     "languagecode": _language,
+    "languages": _languages,
     "author": _author,
     "params": _params,
     "menu": _menus,
