@@ -284,3 +284,14 @@ def test_params_in_other_themes_shapes_do_not_break_the_default_theme(make_site:
                       "content/posts/a.md": "---\ntitle: A post\ndate: 2024-01-01\n---\nbody"}, layouts=False)
     result = build(site)
     assert "A post" in html(result, "index.html") and "author-card" not in html(result, "index.html")
+
+
+def test_home_lists_posts_by_title_and_loads_katex_only_when_summaries_are_shown(make_site: MakeSite) -> None:
+    files = {"content/_index.md": "---\ntitle: Home\n---\nHi.\n",
+             "content/posts/a.md": "---\ntitle: Euler\ndate: 2024-01-01\n---\nWe prove $$e^{i\\pi} + 1 = 0$$ here.\n"}
+    plain = html(build(make_site(files, layouts=False, name="plain")), "index.html")
+    shown = html(build(make_site({**files, "sitegen.yaml": "title: T\nbase_url: https://e.org/\n"
+                                                           "params: {home_summaries: true}\n"},
+                                 layouts=False, name="shown")), "index.html")
+    assert ">Euler</a>" in plain and "We prove" not in plain and "katex" not in plain
+    assert "We prove" in shown and "katex.min.js" in shown
