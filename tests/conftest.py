@@ -37,6 +37,18 @@ MINIMAL_LAYOUTS = {
 }
 
 
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write `{relative path: text or bytes}` under `root` (folders made as needed); returns `root`."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
 @pytest.fixture
 def make_site(tmp_path: Path) -> Callable[..., Path]:
     """Write `{relative path: text or bytes}` into a fresh site folder and return it.
@@ -51,14 +63,7 @@ def make_site(tmp_path: Path) -> Callable[..., Path]:
         merged: dict[str, str | bytes] = dict(MINIMAL_LAYOUTS) if layouts else {}
         merged.update(files)
         merged.setdefault("sitegen.yaml", "title: Test\nbase_url: https://example.org/\n")
-        for rel, content in merged.items():
-            path = root / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                path.write_bytes(content)
-            else:
-                path.write_text(content, encoding="utf-8")
-        return root
+        return write_files(root, merged)
 
     return make
 

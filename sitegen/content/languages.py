@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from sitegen.config import Language, SiteConfig
 from sitegen.content.page import Page
-from sitegen.content.urls import UrlHelper
+from sitegen.content.urls import UrlHelper, under_any
 from sitegen.errors import ContentError, Diagnostic, SitegenError
 
 _SUFFIX = re.compile(r"^(?P<stem>.+)\.(?P<lang>[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?)(?P<ext>\.(?:md|markdown))$")
@@ -133,7 +133,7 @@ def split_languages(config: SiteConfig, pages: list[Page], resources: list[str]
         mine = [_strip_folder(r, folders) for r in resources if _folder_key(r, folders) == lang.key]
         shared = [r for r in resources if _folder_key(r, folders) is None]
         if lang.key != keys[0]:  # bundle resources go with each language's bundle; loose files stay at the root
-            shared = [r for r in shared if _in_any(r, bundles)]
+            shared = [r for r in shared if under_any(r, bundles)]
         sites.append(LanguageSite(lang, language_config(config, lang), by_lang[lang.key], sorted({*mine, *shared}),
                                   {k: v for k, v in origins[lang.key].items() if k != v},
                                   output_prefix=prefix_of(config, lang).lstrip("/")))
@@ -186,14 +186,6 @@ def _place(rel: str, folders: Mapping[str, str], default: str) -> tuple[str, str
     key = _folder_key(rel, folders)
     return (key, _strip_folder(rel, folders)) if key else (default, rel)
 
-
-def _in_any(rel: str, folders: set[str]) -> bool:
-    folder = posixpath.dirname(rel)
-    while folder:
-        if folder in folders:
-            return True
-        folder = posixpath.dirname(folder)
-    return False
 
 
 def _renamed(page: Page, logical: str, lang: str) -> Page:

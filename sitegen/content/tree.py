@@ -24,6 +24,7 @@ from sitegen.content.urls import (
     normalize_url_path,
     output_path_for,
     slugify_path_part,
+    under_any,
 )
 from sitegen.errors import ContentError, Diagnostic, SitegenError
 
@@ -256,7 +257,7 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
             prev[member] = listing.pages[i + 1] if i + 1 < len(listing.pages) else None
     regular = sorted(section_of, key=lambda s: sort_key(by_source[s], config.weight_first))
     hidden_bundles = {posixpath.dirname(p.source) for p in pages if p.is_bundle and p.source not in urls}
-    resources = _place_resources([r for r in resource_paths if not _under(r, hidden_bundles)], by_source, urls)
+    resources = _place_resources([r for r in resource_paths if not under_any(r, hidden_bundles)], by_source, urls)
     by_path: dict[str, str] = {}
     for source in by_source:
         by_path[source] = source
@@ -299,14 +300,6 @@ def _list_aliases(urls: list[str]) -> list[str]:
             continue
     return out
 
-
-def _under(rel: str, folders: set[str]) -> bool:
-    folder = posixpath.dirname(rel)
-    while folder:
-        if folder in folders:
-            return True
-        folder = posixpath.dirname(folder)
-    return False
 
 
 def _place_resources(paths: list[str], pages: dict[str, Page], urls: dict[str, str]) -> dict[str, str]:

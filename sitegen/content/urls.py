@@ -173,3 +173,13 @@ def is_site_path(value: str) -> bool:
     turn into `//host` (they read a backslash as a slash and drop tabs and newlines from URLs)."""
     return (value.startswith("/") and value[1:2] not in ("/", "\\")
             and not any(c == "\\" or ord(c) < 32 or c == "\x7f" for c in value))
+
+
+def under_any(rel: str, folders: set[str] | frozenset[str]) -> bool:
+    """Whether a content path (`posts/x/img.png`) lies inside one of `folders` (at any depth)."""
+    folder = posixpath.dirname(rel)
+    while folder:
+        if folder in folders:
+            return True
+        folder = posixpath.dirname(folder)
+    return False

@@ -6,17 +6,12 @@ import hashlib
 import os
 from pathlib import Path
 
+from tests.conftest import write_files
+
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     """Write `{relative path: text or bytes}` under `root`."""
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
+    return write_files(root, files)
 
 
 def digest(root: Path) -> str:

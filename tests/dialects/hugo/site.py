@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sitegen.build import BuildResult
-from tests.conftest import MINIMAL_LAYOUTS, build
+from tests.conftest import MINIMAL_LAYOUTS, build, write_files
 
 HUGO_TOML = 'baseURL = "https://example.org/"\ntitle = "Hugo site"\n'
 
@@ -17,14 +17,7 @@ def hugo_site(root: Path, files: dict[str, str | bytes], *, layouts: bool = Fals
     if not any(name.startswith(("hugo.", "config.", "config/")) for name in files):
         merged["hugo.toml"] = HUGO_TOML
     merged.update(files)
-    for rel, content in merged.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
+    return write_files(root, merged)
 
 
 def build_hugo(root: Path, files: dict[str, str | bytes], **options: object) -> BuildResult:
