@@ -28,6 +28,7 @@ import pytest
 
 from sitegen.build import BuildOptions, build_site
 from sitegen.writer import write_output
+from tests.browser.conftest import PagesHandler
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.browser
@@ -56,21 +57,7 @@ def _need(path: Path, what: str) -> None:
         pytest.skip(message)
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        page = Path(self.directory) / "404.html"
-        if code != 404 or not page.exists():
-            super().send_error(code, message, explain)
-            return
-        body = page.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+_Quiet = PagesHandler
 
 
 class _Server(http.server.ThreadingHTTPServer):
