@@ -324,3 +324,13 @@ def test_sitegen_check_names_a_jekyll_file_by_its_path(make_site: MakeSite) -> N
     site = jekyll(make_site, {"_posts/2024-01-02-a.md": "---\ntitle: A\n---\n[gone](/nowhere/)\n"}, MINIMA_CONFIG)
     report = check_build(build(site))
     assert "(_posts/2024-01-02-a.md:4)" in report.format(), report.format()
+
+
+def test_distill_toc_as_a_list_is_a_table_of_contents(make_site: MakeSite) -> None:
+    """al-folio's distill posts write `toc:` as a list of `{name: ...}` sections (issue 16): not an error."""
+    site = jekyll(make_site, {
+        "_posts/2018-12-22-distill.md": ("---\nlayout: distill\ntitle: Distill\ntoc:\n  - name: Equations\n"
+                                         "  - name: Citations\n---\n## Equations\n\nText.\n"),
+    })
+    result = build(site)
+    assert any(path.endswith("distill/index.html") for path in result.files)
