@@ -334,3 +334,16 @@ def test_distill_toc_as_a_list_is_a_table_of_contents(make_site: MakeSite) -> No
     })
     result = build(site)
     assert any(path.endswith("distill/index.html") for path in result.files)
+
+
+def test_two_pages_at_one_url_warn_as_jekyll_does(make_site: MakeSite) -> None:
+    """al-folio forks keep two `permalink: /` pages (issue 16): Jekyll warns "Conflict: destination shared" and
+    writes one; sitegen keeps the one that sorts first by path and names both files in a warning."""
+    site = jekyll(make_site, {
+        "_pages/about.md": "---\npermalink: /\ntitle: About\n---\nFirst.\n",
+        "_pages/about_paloma.md": "---\npermalink: /\ntitle: Paloma\n---\nSecond.\n",
+    })
+    result = build(site)
+    assert "First." in html(result, "index.html") and "Second." not in html(result, "index.html")
+    conflicts = [w for w in result.warnings if "shared by multiple files" in str(w)]
+    assert len(conflicts) == 1 and "about_paloma.md" in str(conflicts[0]) and "_pages/about.md" in str(conflicts[0])
