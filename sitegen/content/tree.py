@@ -127,8 +127,9 @@ def left_out_warnings(tree: ContentTree, pages: list[Page], now: dt.datetime) ->
         if why.reason == "conflict" and why.kept:
             out = output_path_for(tree.urls[why.kept])
             warnings.append(Diagnostic(
-                f"Conflict: destination `{out}` shared by multiple files: content/{why.kept} and content/{source}; "
-                f"content/{why.kept} (the first by path) is written, this one is left out", path=f"content/{source}",
+                f"Conflict: destination `{out}` shared by multiple files: `content/{why.kept}` and "
+                f"`content/{source}`: `content/{why.kept}` (the first by path) is written, this one is left out",
+                path=f"content/{source}",
                 hint="give one of them another `permalink` (Jekyll, too, writes only one of them)"))
             continue
         if why.reason != "future" or why.date is None:

@@ -347,3 +347,11 @@ def test_two_pages_at_one_url_warn_as_jekyll_does(make_site: MakeSite) -> None:
     assert "First." in html(result, "index.html") and "Second." not in html(result, "index.html")
     conflicts = [w for w in result.warnings if "shared by multiple files" in str(w)]
     assert len(conflicts) == 1 and "about_paloma.md" in str(conflicts[0]) and "_pages/about.md" in str(conflicts[0])
+
+
+def test_redirect_from_the_pages_own_url_is_no_redirect(make_site: MakeSite) -> None:
+    """academicpages forks write `redirect_from: [/projects]` on `permalink: /projects/` (issue 16): no error."""
+    site = jekyll(make_site, {
+        "_pages/projects.md": "---\npermalink: /projects/\ntitle: Projects\nredirect_from:\n  - /projects\n---\nP.\n",
+    })
+    assert "P." in html(build(site), "projects/index.html")
