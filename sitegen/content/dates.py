@@ -37,6 +37,8 @@ def parse_date(value: object) -> dt.datetime | None:
     if not isinstance(value, str):
         raise DateParseError(f"expected a date, got {type(value).__name__}")
     text = value.strip()
+    if re.fullmatch(r"\d{4}", text):
+        return dt.datetime(int(text), 1, 1, tzinfo=UTC)  # Hugo reads a year alone (`'2022'`) as 1 January
     if _DATE_ONLY.match(text):
         y, m, d = (int(p) for p in text.split("-"))
         try:

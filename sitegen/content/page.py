@@ -166,18 +166,20 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
 
     for key in ("draft", "hiddenFromHomePage", "hidden", "toc", "math"):
         value = data.get(key)
-        if key == "toc" and isinstance(value, dict):
-            continue  # al-folio's `toc: {sidebar: left}`: a table of contents, placed by the theme
+        if key == "toc" and isinstance(value, dict | list):
+            continue  # al-folio's `toc: {sidebar: left}` or distill's `toc: [{name: ...}]`: a table of contents
         if value is not None and not isinstance(value, bool):
             err(key, f"expected true or false, got {value!r}")
     # Jekyll's `published: false` keeps a page out of the site, as Hugo's `draft: true` does (`--drafts` shows it).
     page.draft = data.get("draft") is True or data.get("published") is False
     page.hidden = data.get("hiddenFromHomePage") is True or data.get("hidden") is True
     toc = data.get("toc")
-    page.toc = toc if isinstance(toc, bool) else (True if isinstance(toc, dict) else None)
+    page.toc = toc if isinstance(toc, bool) else (True if isinstance(toc, dict | list) else None)
     page.math = data.get("math") if isinstance(data.get("math"), bool) else None
 
     weight = data.get("weight", 0)
+    if weight is False or weight is None:
+        weight = 0  # Stack's archetype writes `weight: false`: Hugo reads it as no weight
     if isinstance(weight, bool) or not isinstance(weight, int | float):
         err("weight", f"expected a number, got {weight!r}")
     else:

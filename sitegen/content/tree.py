@@ -51,11 +51,14 @@ class LeftOut:
     source: str
     reason: str
     """`draft`, `future` (its `publishDate` or `date` is after the build time), `expired`, or `headless` (Hugo's
-    `headless: true` or `build: {render: never}`, see `sitegen.content.buildopts`)."""
+    `headless: true` or `build: {render: never}`, see `sitegen.content.buildopts`), or `conflict` (another page of
+    a Jekyll site has its URL: `kept`)."""
     date: dt.datetime | None = None
     """The date that decided (`future`, `expired`)."""
     output: str | None = None
     """The output path it would have (`posts/x/index.html`), unless that is not known or taken."""
+    kept: str | None = None
+    """`conflict` (a Jekyll site's two pages at one URL): the source of the page written instead."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,14 @@ def left_out_warnings(tree: ContentTree, pages: list[Page], now: dt.datetime) ->
     by_source = {p.source: p for p in pages}
     warnings = []
     for source, why in sorted(tree.left_out.items()):
+        if why.reason == "conflict" and why.kept:
+            out = output_path_for(tree.urls[why.kept])
+            warnings.append(Diagnostic(
+                f"Conflict: destination `{out}` shared by multiple files: `content/{why.kept}` and "
+                f"`content/{source}`: `content/{why.kept}` (the first by path) is written, this one is left out",
+                path=f"content/{source}",
+                hint="give one of them another `permalink` (Jekyll, too, writes only one of them)"))
+            continue
         if why.reason != "future" or why.date is None:
             continue
         page = by_source[source]
@@ -234,6 +245,11 @@ def assemble_tree(pages: list[Page], resource_paths: list[str], config: SiteConf
         out = output_path_for(url).casefold()
         if out in claimed and page.generated and page.kind in ("home", "section"):
             sections[folder].page = claimed[out]
+            continue
+        if out in claimed and config.dialect_settings.get("shared_destination") == "warn":
+            # Jekyll writes one of them with a warning ("Conflict: destination shared by multiple files"): the
+            # page that sorts first by path is kept, this one is left out and named in a warning.
+            left_out[source] = LeftOut(source, "conflict", kept=claimed[out])
             continue
         if out in claimed:
             errors.append(ContentError(

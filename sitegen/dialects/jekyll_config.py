@@ -91,6 +91,8 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig
         # jekyll-scholar (bibtex-ruby) builds past a malformed entry or a repeated key: so does sitegen, with a
         # warning for each (the entry is left out, or its field ignored) instead of stopping the build.
         "bibtex_problems": "warn",
+        # Two pages at one URL: Jekyll writes one with a "Conflict: destination shared" warning; so does sitegen.
+        "shared_destination": "warn",
         "site": {k: v for k, v in raw.items() if isinstance(k, str)},
     }
     params = {k: v for k, v in raw.items() if isinstance(k, str) and k not in READ}

@@ -23,6 +23,8 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
         for alias in page.aliases:
             path = output_path_for(alias)
             key = path.casefold()
+            if owners.get(key) == source:
+                continue  # an alias of the page's own URL (`redirect_from: [/projects]` on `/projects/`): no redirect
             other = owners.get(key) or claimed.get(key)
             if other is not None or path in ctx.files:
                 errors.append(ContentError(

@@ -258,7 +258,7 @@ def test_two_pages_with_one_url_both_import_and_build(tmp_path: Path) -> None:
 
 
 def test_a_refused_value_is_dropped_and_the_page_still_read() -> None:
-    front = {"title": "Distill", "toc": [{"name": "Equations"}], "weight": "heavy", "url": "/blog/2021/distill/"}
+    front = {"title": "Distill", "toc": "left", "weight": "heavy", "url": "/blog/2021/distill/"}
     page, dropped, _ = parse_leniently("posts/distill.md", front, "Text.\n", SiteConfig(), NATIVE)
     assert page is not None and page.url == "/blog/2021/distill/"
     assert sorted(key for key, _, _ in dropped) == ["toc", "weight"]

@@ -123,3 +123,19 @@ def test_hugo_blox_project_links_written_by_type(tmp_path: Path) -> None:
     })
     page = html(result, "projects/pandas/index.html")
     assert '>site</a>' in page and '>Code</a>' in page
+
+
+def test_stack_weight_false_is_no_weight(tmp_path: Path) -> None:
+    """Stack's archetype writes `weight: false`; Hugo reads it as no weight (issue 16)."""
+    result = build_hugo(tmp_path, {
+        "content/post/a.md": "---\ntitle: A\ndate: 2024-06-01\nweight: false\n---\nText.\n",
+    })
+    assert "post/a/index.html" in result.files
+
+
+def test_wowchemy_year_only_publish_date_is_january_first(tmp_path: Path) -> None:
+    """Wowchemy publications write `publishDate: '2022'`; Hugo reads a year alone as 1 January (issue 16)."""
+    result = build_hugo(tmp_path, {
+        "content/publication/p/index.md": "---\ntitle: P\ndate: '2022'\npublishDate: '2022'\n---\nText.\n",
+    })
+    assert "2022-01-01" in html(result, "publication/p/index.html")

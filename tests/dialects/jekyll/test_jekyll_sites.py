@@ -324,3 +324,34 @@ def test_sitegen_check_names_a_jekyll_file_by_its_path(make_site: MakeSite) -> N
     site = jekyll(make_site, {"_posts/2024-01-02-a.md": "---\ntitle: A\n---\n[gone](/nowhere/)\n"}, MINIMA_CONFIG)
     report = check_build(build(site))
     assert "(_posts/2024-01-02-a.md:4)" in report.format(), report.format()
+
+
+def test_distill_toc_as_a_list_is_a_table_of_contents(make_site: MakeSite) -> None:
+    """al-folio's distill posts write `toc:` as a list of `{name: ...}` sections (issue 16): not an error."""
+    site = jekyll(make_site, {
+        "_posts/2018-12-22-distill.md": ("---\nlayout: distill\ntitle: Distill\ntoc:\n  - name: Equations\n"
+                                         "  - name: Citations\n---\n## Equations\n\nText.\n"),
+    })
+    result = build(site)
+    assert any(path.endswith("distill/index.html") for path in result.files)
+
+
+def test_two_pages_at_one_url_warn_as_jekyll_does(make_site: MakeSite) -> None:
+    """al-folio forks keep two `permalink: /` pages (issue 16): Jekyll warns "Conflict: destination shared" and
+    writes one; sitegen keeps the one that sorts first by path and names both files in a warning."""
+    site = jekyll(make_site, {
+        "_pages/about.md": "---\npermalink: /\ntitle: About\n---\nFirst.\n",
+        "_pages/about_paloma.md": "---\npermalink: /\ntitle: Paloma\n---\nSecond.\n",
+    })
+    result = build(site)
+    assert "First." in html(result, "index.html") and "Second." not in html(result, "index.html")
+    conflicts = [w for w in result.warnings if "shared by multiple files" in str(w)]
+    assert len(conflicts) == 1 and "about_paloma.md" in str(conflicts[0]) and "_pages/about.md" in str(conflicts[0])
+
+
+def test_redirect_from_the_pages_own_url_is_no_redirect(make_site: MakeSite) -> None:
+    """academicpages forks write `redirect_from: [/projects]` on `permalink: /projects/` (issue 16): no error."""
+    site = jekyll(make_site, {
+        "_pages/projects.md": "---\npermalink: /projects/\ntitle: Projects\nredirect_from:\n  - /projects\n---\nP.\n",
+    })
+    assert "P." in html(build(site), "projects/index.html")
