@@ -95,7 +95,7 @@ class ImageCatalog:
             if ext not in RASTER or path not in assets:
                 continue
             data = assets[path]
-            size = memo.blob(key_of("image-size", digest(data)), functools.partial(_measure, data)).decode()
+            size = memo.blob(key_of("image-size-decoded", digest(data)), functools.partial(_measure, data)).decode()
             if not size[0].isdigit():
                 catalog.broken[path] = size
                 continue
@@ -135,15 +135,18 @@ class ImageCatalog:
 
 
 def _measure(data: bytes) -> bytes:
-    """`WxH`, or why the image cannot be read (Pillow reads the header only)."""
+    """`WxH`, or why the image cannot be read (decoded whole, so a truncated file is caught here)."""
     from PIL import Image, UnidentifiedImageError  # Pillow loads in ~50 ms: only builds that process images pay it
 
     try:
         with Image.open(io.BytesIO(data)) as image:
             image.verify()
         with Image.open(io.BytesIO(data)) as image:
+            image.load()  # verify() checks little of a JPEG: a truncated one fails only when decoded
             return f"{image.width}x{image.height}".encode()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+    except UnidentifiedImageError:
+        return b"cannot read the image (not a format Pillow knows, or not an image)"
+    except (OSError, SyntaxError, ValueError) as exc:
         return f"cannot read the image ({exc})".encode()
 
 

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - Windows: no lock, as before
 
 MANIFEST = ".sitegen-manifest.json"
 """What the last build wrote into the output (paths and content digests), so the next one removes only those."""
-SOURCE_FOLDERS = ("content", "static", "layouts", "data", "themes", "archetypes")
+SOURCE_FOLDERS = ("content", "static", "layouts", "data", "themes", "archetypes", "assets", "i18n")
 """The site's own folders: never an output, nor a folder inside one."""
 _SYSTEM = frozenset({"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "opt", "proc", "root", "run",
                      "sbin", "srv", "sys", "tmp", "usr", "var", "Applications", "Library", "System", "Users",
@@ -57,7 +57,8 @@ def check_output_dir(out_dir: Path, site_dir: Path, *, clean: bool = False, repo
     """Refuse an output folder whose writing or cleaning could destroy anything else; returns it resolved.
 
     Refused: the file-system root, the home folder, the site folder, a folder holding it, the site's own
-    folders (content/, static/, layouts/, data/, themes/, archetypes/) and dot folders (.git, .github, the
+    folders (content/, static/, layouts/, data/, themes/, archetypes/, assets/, i18n/, a Jekyll site's
+    `_` folders other than _site/) and dot folders (.git, .github, the
     build cache) and anything inside them, any `.git` folder, a folder holding another repository below it,
     and, for `--clean-output`, a repository checkout or a folder of files sitegen has never built into.
     Both the path as given and the path after resolving links are checked. `repositories=False` skips the
@@ -112,6 +113,8 @@ def _forbidden(out: Path, site: Path) -> str | None:
             return f"it is the site's {first}/ folder or inside it"
         if first.startswith("."):
             return f"it is the site's {first}/ folder or inside it (sitegen keeps out of dot folders)"
+        if first.startswith("_") and first != "_site":  # a Jekyll site's own folders: _posts/, _data/, ...
+            return f"it is the site's {first}/ folder or inside it (a Jekyll site's own folder)"
     package = Path(__file__).resolve().parent
     for own in (package, package.parent / "themes"):
         if out == own or out.is_relative_to(own) or own.is_relative_to(out):

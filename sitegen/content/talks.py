@@ -141,6 +141,15 @@ def abstract_in(body: str) -> str:
 def _end(params: dict[str, object], start: dt.datetime, all_day: bool,
          report: Callable[[str, str], None]) -> dt.datetime | dt.date:
     """`end` (a clock time on the same day, or a date-time), else `duration`, else one hour (all day: one day)."""
+    try:
+        return _end_of(params, start, all_day, report)
+    except OverflowError:  # a date near year 9999, or a duration of centuries
+        report("the talk ends after the year 9999", "check `date`, `end` and `duration`")
+        return start
+
+
+def _end_of(params: dict[str, object], start: dt.datetime, all_day: bool,
+            report: Callable[[str, str], None]) -> dt.datetime | dt.date:
     if all_day:
         return start.date() + dt.timedelta(days=1)
     end = params.get("end")

@@ -161,8 +161,8 @@ class ShortcodeReader:
             end = body.find("`", pos + 1)
             return (body[pos + 1:end], end + 1) if end >= 0 else (None, len(body))
         bare = _BARE.match(body, pos)
-        if bare is None or not bare.group():
-            return None, pos
+        if bare is None or not bare.group() or bare.group().startswith(("{{<", "{{%")):
+            return None, pos  # the next tag's opening: this one was never closed (it must not swallow that tag)
         return bare.group(), bare.end()
 
     def tree(self) -> list[str | Node]:

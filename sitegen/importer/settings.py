@@ -7,10 +7,10 @@ from typing import Any
 
 import yaml
 
-from sitegen.config import SiteConfig
+from sitegen.config import Language, SiteConfig
 from sitegen.errors import Diagnostic
 
-_NOT_WRITTEN = frozenset({"path", "site_layouts", "layout", "dialect_settings"})
+_NOT_WRITTEN = frozenset({"path", "site_layouts", "layout", "dialect_settings", "weight_first"})
 """Fields that describe the site read in place, not the new one (`site_layouts: false` says a Hugo site's
 `layouts/` hold Go templates, `layout` where a Jekyll site keeps its pages, `dialect_settings` its permalink
 rules: the new site has sitegen's folders, its own templates in `layouts/` and the URLs written in its pages)."""
@@ -26,8 +26,14 @@ def config_values(config: SiteConfig) -> dict[str, Any]:
             continue
         value = getattr(config, f.name)
         if f.name in ("title", "base_url") or value != getattr(default, f.name):
-            out[f.name] = _plain(value)
+            out[f.name] = _languages(value) if f.name == "languages" else _plain(value)
     return out
+
+
+def _languages(languages: tuple[Language, ...]) -> dict[str, Any]:
+    """`languages:` is a mapping keyed by the language's name, each holding only the values that are set."""
+    return {lang.key: {k: v for k, v in _plain(lang).items() if k != "key" and v not in (None, "", {}, 0)}
+            for lang in languages}
 
 
 def config_text(config: SiteConfig) -> str:

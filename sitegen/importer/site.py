@@ -42,7 +42,7 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
     converters = converters or converters_for(kind)
     report = ImportReport(kind, str(source), str(dest))
     config = _read_config(source, converters, report)
-    paths = _site_files(source)
+    paths = _site_files(source, report)
     if kind == "jekyll":
         patterns = _jekyll_excludes(source)
         paths = [rel for rel in paths if not excluded(rel, patterns)]
@@ -101,19 +101,23 @@ def _read_config(source: Path, converters: Converters, report: ImportReport) -> 
     return config
 
 
-def _site_files(source: Path) -> list[str]:
-    """Every file of the source folder (site-relative POSIX paths), without dot folders such as `.git`."""
+def _site_files(source: Path, report: ImportReport) -> list[str]:
+    """Every file of the source folder (site-relative POSIX paths), without dot folders such as `.git`; a link
+    out of the site, or to a folder, is left out with a note (never followed: docs/safety.md)."""
     out: list[str] = []
     for folder, dirs, files in os.walk(source):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         rel = Path(folder).relative_to(source).as_posix()
-        for name in sorted(files):
+        for name in [*sorted(files), *dirs]:
             if name.startswith(".") and name not in (".nojekyll", ".well-known"):
                 continue
             path = Path(folder) / name
-            if not path.is_file() or (path.is_symlink() and not path.resolve().is_relative_to(source)):
-                continue  # a link out of the site is never followed (docs/safety.md)
-            out.append(name if rel == "." else f"{rel}/{name}")
+            site_path = name if rel == "." else f"{rel}/{name}"
+            if path.is_symlink() and (path.is_dir() or not path.resolve().is_relative_to(source)):
+                report.notes.append(Diagnostic(f"symbolic link to {os.readlink(path)} was not followed: left out",
+                                               path=site_path, hint="copy what it points to into the new site"))
+            elif path.is_file() and name in files:
+                out.append(site_path)
     return out
 
 

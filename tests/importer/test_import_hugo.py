@@ -127,3 +127,17 @@ def test_a_theme_author_name_in_params_becomes_the_sites_author(tmp_path: Path) 
     config = yaml.safe_load((tmp_path / "new/sitegen.yaml").read_text())
     assert config["author"]["name"] == "Jesse Wei" and "author" not in config.get("params", {})
     assert "posts/a/index.html" in build_site(BuildOptions(source=tmp_path / "new")).files
+
+
+def test_multilingual_hugo_site_imports_with_a_languages_mapping(tmp_path: Path) -> None:
+    source = write_tree(tmp_path / "hugo", {
+        "hugo.toml": 'title = "H"\n[languages.en]\nweight = 1\nlanguageName = "English"\n'
+                     '[languages.fr]\nweight = 2\nlanguageName = "Français"\n',
+        "content/_index.md": "---\ntitle: Home\n---\nhi\n",
+        "content/_index.fr.md": "---\ntitle: Accueil\n---\nsalut\n"})
+    import_site("hugo", source, tmp_path / "new")
+    written = yaml.safe_load((tmp_path / "new" / "sitegen.yaml").read_text(encoding="utf-8"))
+    assert written["languages"] == {"en": {"name": "English", "weight": 1}, "fr": {"name": "Français", "weight": 2}}
+    assert "weight_first" not in written  # not a key sitegen.yaml accepts
+    result = build_site(BuildOptions(source=tmp_path / "new"))
+    assert not check_build(result).errors

@@ -148,3 +148,16 @@ def test_a_destination_inside_the_source_is_refused(tmp_path: Path) -> None:
     before = digest(source)
     assert main(["import", "jekyll", str(source), str(source / "sitegen")]) == 1
     assert digest(source) == before
+
+
+def test_links_out_of_the_source_are_left_out_with_a_note(tmp_path: Path) -> None:
+    outside = write_tree(tmp_path / "outside", {"secret.txt": "private\n", "dir/x.txt": "x\n"})
+    source = write_tree(tmp_path / "jekyll", {"_config.yml": "title: T\n", "index.md": "---\ntitle: Home\n---\nhi\n"})
+    (source / "assets").mkdir()
+    (source / "assets" / "secret.txt").symlink_to(outside / "secret.txt")
+    (source / "_data").symlink_to(outside / "dir")
+    report = import_site("jekyll", source, tmp_path / "new")
+    assert not (tmp_path / "new" / "static" / "assets" / "secret.txt").exists()
+    assert not any("private" in p.read_text(errors="replace") for p in (tmp_path / "new").rglob("*") if p.is_file())
+    noted = {n.path for n in report.notes if "symbolic link" in n.message}
+    assert noted == {"assets/secret.txt", "_data"}, report.notes

@@ -98,3 +98,14 @@ def test_a_page_shares_a_1200_by_630_copy_of_its_first_image(make_site: MakeSite
     assert ('<meta property="og:image" content="https://e.org/posts/p/chart.share.jpg">\n'
             '<meta property="og:image:width" content="1200">\n<meta property="og:image:height" content="630">') in page
     assert Image.open(io.BytesIO(result.files["posts/p/chart.share.jpg"])).size == (1200, 630)
+
+
+def test_a_truncated_jpeg_is_a_located_warning_not_a_failed_build(make_site: MakeSite) -> None:
+    out = io.BytesIO()
+    Image.new("RGB", (2000, 1500), (200, 80, 40)).save(out, "JPEG")
+    site = make_site({"sitegen.yaml": "title: T\n",
+                      "content/posts/p/index.md": "---\ntitle: P\n---\n![a photo](cut.jpg)\n",
+                      "content/posts/p/cut.jpg": out.getvalue()[: len(out.getvalue()) // 3]})
+    result = build(site)
+    found = [w.format() for w in result.warnings if "cut.jpg" in w.message]
+    assert any("content/posts/p/index.md:4: image cut.jpg: cannot read the image" in w for w in found), found

@@ -175,6 +175,7 @@ def test_all_day_talk_is_a_date_event(make_site: MakeSite) -> None:
     ("timezone: Asia/Shangai", "not a known time zone"),
     ('end: "soon"', "neither a time nor a date-time"),
     ("duration: forever", "not a duration"),
+    ("duration: 100000000000000", "ends after the year 9999"),  # was an OverflowError traceback
     ("zoom: example.zoom.us/j/1", "not a web address"),
 ])
 def test_bad_talk_front_matter_is_an_error_naming_the_file(make_site: MakeSite, front: str, words: str) -> None:

@@ -19,7 +19,8 @@ MakeSite = Callable[..., Path]
 
 
 # 14
-@pytest.mark.parametrize("target", [".", "content", "..", "content/posts", "/", "~", "", "link-to-site"])
+@pytest.mark.parametrize("target", [".", "content", "..", "content/posts", "/", "~", "", "link-to-site",
+                                    "assets", "_posts", "_data/sub"])
 def test_unsafe_output_folders_are_refused_before_anything_is_deleted(
         make_site: MakeSite, target: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:

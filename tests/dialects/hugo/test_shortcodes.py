@@ -154,6 +154,12 @@ def test_unclosed_tag_is_warned_not_silently_shown() -> None:
     assert notes and "not closed" in notes[0]
 
 
+def test_an_unclosed_tag_does_not_swallow_the_text_and_tag_after_it() -> None:
+    text, notes = expand('{{< figure src="a.png"\nCCC\n\nDDD {{< details summary="S" >}}inner{{< /details >}}')
+    assert "CCC" in text and "DDD" in text and "> [!NOTE]- S" in text, text
+    assert len(notes) == 1 and "`figure` is not closed" in notes[0], notes
+
+
 def test_a_page_without_shortcodes_is_returned_as_is() -> None:
     assert expand_shortcodes("{{ not a shortcode }} and {% liquid %}") == ("{{ not a shortcode }} and {% liquid %}",
                                                                            [])
