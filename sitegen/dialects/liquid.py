@@ -18,13 +18,13 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-import liquid
-from liquid.exceptions import LiquidError, UnknownFilterError
+from typing import TYPE_CHECKING, Any
 
 from sitegen.dialects.jekyll_urls import slugify
 from sitegen.errors import Diagnostic
+
+if TYPE_CHECKING:
+    import liquid
 
 LIQUID_TAGS = frozenset({"if", "elsif", "else", "endif", "unless", "endunless", "case", "when", "endcase", "for",
                          "endfor", "break", "continue", "tablerow", "endtablerow", "assign", "capture", "endcapture",
@@ -102,6 +102,11 @@ def expand_liquid(body: str, source: str, body_line: int, *, context: LiquidCont
             notes.append(Diagnostic(message, path=source, line=body_line + body.count("\n", 0, offset), hint=hint))
 
     text = _jekyll_tags(body, context, warn)
+    if "{{" not in text and "{%" not in text:
+        return text, notes  # no Liquid proper left: python-liquid would return the text unchanged
+    # python-liquid is imported here, not at start-up: sitegen's own and Hugo sites never load it (~90 ms).
+    from liquid.exceptions import LiquidError, UnknownFilterError
+
     env = _environment(context)
     for _ in range(20):  # each round may meet one more filter of the site's plugins
         try:
@@ -266,6 +271,8 @@ def _escape_liquid(text: str) -> str:
 
 
 def _environment(context: LiquidContext) -> liquid.Environment:
+    import liquid  # lazily, with expand_liquid's import of its exceptions
+
     env = liquid.Environment()
     env.filters["relative_url"] = lambda value: _join(context.base_path, str(value or ""))
     env.filters["absolute_url"] = lambda value: context.origin + _join(context.base_path, str(value or ""))

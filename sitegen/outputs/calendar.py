@@ -9,9 +9,9 @@ day (UTC), so that two builds on one day give the same bytes.
 from __future__ import annotations
 
 import datetime as dt
+from types import ModuleType
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
-
-import icalendar
 
 import sitegen
 from sitegen.content.talks import ics_path
@@ -19,6 +19,16 @@ from sitegen.content.text import truncate_words
 from sitegen.content.urls import output_path_for
 from sitegen.outputs.context import OutputContext
 from sitegen.views import PageView, SiteState
+
+if TYPE_CHECKING:
+    import icalendar
+
+
+def _ical() -> ModuleType:
+    """icalendar, imported when a site has talks (not at every build's start-up: ~25 ms)."""
+    import icalendar
+
+    return icalendar
 
 CALENDAR = "talks/calendar.ics"
 PRODID = f"-//sitegen//sitegen {sitegen.__version__}//EN"
@@ -66,7 +76,7 @@ def event_of(state: SiteState, view: PageView, stamp: dt.datetime) -> tuple[ical
     """The VEVENT of one talk page, and the TZID it uses (empty for UTC and all-day talks)."""
     assert view.talk is not None
     talk = view.talk.talk
-    event = icalendar.Event()
+    event = _ical().Event()
     event.add("uid", uid_of(state, view))
     event.add("dtstamp", stamp)
     start, end = talk.start, talk.end
@@ -95,7 +105,7 @@ def event_of(state: SiteState, view: PageView, stamp: dt.datetime) -> tuple[ical
 
 def frame(name: str) -> tuple[bytes, bytes]:
     """The VCALENDAR's opening (its properties; X-WR-CALNAME when `name` is given) and closing lines."""
-    cal = icalendar.Calendar()
+    cal = _ical().Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
@@ -111,5 +121,5 @@ def calendar_bytes(events: list[tuple[bytes, str]], around: tuple[bytes, bytes],
     used = sorted({tzid for _, tzid in events if tzid})
     for tzid in used:
         if tzid not in zones:
-            zones[tzid] = bytes(icalendar.Timezone.from_tzid(tzid).to_ical())
+            zones[tzid] = bytes(_ical().Timezone.from_tzid(tzid).to_ical())
     return around[0] + b"".join(zones[tzid] for tzid in used) + b"".join(text for text, _ in events) + around[1]
