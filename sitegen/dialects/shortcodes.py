@@ -193,6 +193,9 @@ def _highlight(ex: _Expander, tag: Tag, inner: str | None) -> str:
     """A fenced code block, so the renderer highlights it (and escapes it) like any other code."""
     lang = ex.arg(tag, "lang", 0)
     opts = ex.arg(tag, "options", 1)
+    if inner is None:  # no `{{< /highlight >}}`: the code after it is not inside, and shows as text
+        ex.warn("`highlight` has no closing `{{< /highlight >}}`: the code after it is shown as text", tag.start,
+                hint="end the code with `{{< /highlight >}}`")
     code = (inner or "").removeprefix("\r").removeprefix("\n")
     longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
     fence = "`" * max(3, longest + 1)
@@ -212,6 +215,9 @@ def _highlight(ex: _Expander, tag: Tag, inner: str | None) -> str:
 
 def _youtube(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
     video = ex.arg(tag, "id", 0)
+    if not video:
+        ex.warn("`youtube` without a video id: the player shows nothing", tag.start,
+                hint='write `{{< youtube VIDEO_ID >}}` or `{{< youtube id="VIDEO_ID" >}}`')
     title = ex.arg(tag, "title", None, "YouTube video")
     query = "?autoplay=1" if ex.arg(tag, "autoplay", 1).lower() == "true" else ""
     src = f"https://www.youtube-nocookie.com/embed/{quote(video, safe='')}{query}"
@@ -220,6 +226,9 @@ def _youtube(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
 
 def _vimeo(ex: _Expander, tag: Tag, inner: str | None) -> _Block:
     video = ex.arg(tag, "id", 0)
+    if not video:
+        ex.warn("`vimeo` without a video id: the player shows nothing", tag.start,
+                hint='write `{{< vimeo VIDEO_ID >}}` or `{{< vimeo id="VIDEO_ID" >}}`')
     title = ex.arg(tag, "title", None, "Vimeo video")
     src = f"https://player.vimeo.com/video/{quote(video, safe='')}?dnt=1"
     return _Block(_frame(src, title, ex.arg(tag, "class", None, "video")))

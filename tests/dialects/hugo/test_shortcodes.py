@@ -205,3 +205,17 @@ def test_hugo_blox_buttons_cards_and_steps() -> None:
 def test_without_a_site_refs_stay_the_paths_written() -> None:
     text, notes = expand_shortcodes('[a]({{< ref "posts/x.md#part" >}}) [b]({{< relref "y" >}})')
     assert text == "[a](posts/x.md#part) [b](y)" and notes == []
+
+
+def test_highlight_without_its_closing_tag_is_a_located_warning() -> None:
+    text, notes = expand_shortcodes("Intro\n\n{{< highlight go >}}\nfunc main() {}\n", "content/posts/x.md", 4)
+    assert "func main() {}" in text
+    assert [(n.line, "no closing" in n.message) for n in notes] == [(6, True)]
+
+
+@pytest.mark.parametrize("name", ["youtube", "vimeo"])
+def test_a_video_without_an_id_is_a_located_warning(name: str) -> None:
+    _, notes = expand_shortcodes(f"{{{{< {name} >}}}}\n", "content/posts/x.md", 4)
+    assert [(n.line, "without a video id" in n.message) for n in notes] == [(4, True)]
+    _, fine = expand_shortcodes(f"{{{{< {name} abc >}}}}\n", "content/posts/x.md", 4)
+    assert fine == []
