@@ -147,8 +147,13 @@ def _params(r: HugoConfigReader, value: Any) -> None:
     if not isinstance(value, dict):
         r.unmapped.append("params")
         return
-    r.values["params"] = value
     lowered = {str(k).lower(): v for k, v in value.items()}
+    sections = lowered.get("mainsections")
+    if isinstance(sections, str):
+        sections = [sections]
+    if isinstance(sections, list) and "main_sections" not in value:  # the sections the home page and archives list
+        value = {**value, "main_sections": [str(s) for s in sections]}
+    r.values["params"] = value
     if isinstance(lowered.get("description"), str):
         r.values.setdefault("description", lowered["description"])
     if "author" in lowered and "author" not in r.values:

@@ -1,0 +1,77 @@
+"""PaperMod's and Stack's special pages (`layout: archives`, `search`, `links`), written from those themes' docs:
+each renders the sitegen page that does the same job, not an empty default page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.conftest import html
+from tests.dialects.hugo.site import build_hugo
+
+PAPERMOD = """\
+baseURL: https://ann.example.org/
+title: Ann
+theme: PaperMod
+params:
+  mainSections: [posts]
+outputs:
+  home: [HTML, RSS, JSON]
+"""
+
+
+def _main(page: str) -> str:
+    match = re.search(r"<main.*?</main>", page, re.S)
+    assert match
+    return match[0]
+
+
+def test_papermod_archives_page_lists_every_post_by_year_and_month(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "config.yml": PAPERMOD,
+        "content/archives.md": '---\ntitle: "Archives"\nlayout: "archives"\nsummary: archives\n---\n',
+        "content/search.md": '---\ntitle: "Search"\nlayout: "search"\nsummary: "search"\nplaceholder: "Find"\n---\n',
+        "content/posts/first.md": "---\ntitle: First light\ndate: 2022-03-05\n---\nOne.\n",
+        "content/posts/second.md": "---\ntitle: Second wind\ndate: 2023-01-10\n---\nTwo.\n",
+        "content/posts/third.md": "---\ntitle: Third time\ndate: 2023-01-20\n---\nThree.\n",
+        "content/about.md": "---\ntitle: About me\ndate: 2021-01-01\n---\nHi.\n",
+    })
+    main = _main(html(result, "archives/index.html"))
+    assert main.index(">2023 ") < main.index("January") < main.index("Third time") < main.index("Second wind") \
+        < main.index(">2022 ") < main.index("March") < main.index("First light")
+    assert '<a href="/posts/first/">First light</a>' in main
+    assert "About me" not in main  # not in the main sections
+    search = html(result, "search/index.html")
+    assert 'role="search"' in search and "/js/search.js" in search
+
+
+def test_stack_archives_and_links_pages(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "config.yaml": "baseurl: /\ntitle: Notes\ntheme: hugo-theme-stack\npermalinks:\n  post: /p/:slug/\n"
+                       "  page: /:slug/\nparams:\n  mainSections:\n    - post\n",
+        "content/page/archives.md": ('---\ntitle: "Archives"\ndate: 2019-05-28\nlayout: "archives"\nslug: "archives"\n'
+                                     'menu:\n  main:\n    weight: -70\n    params:\n      icon: archives\n---\n'),
+        "content/page/links.md": ('---\ntitle: Links\nslug: links\nlayout: links\nlinks:\n'
+                                  '  - title: GitHub\n    description: GitHub is the world\'s largest software '
+                                  'development platform.\n    website: https://github.com\n    image: github.png\n'
+                                  '---\nFriends of this blog.\n'),
+        "content/post/hello/index.md": "---\ntitle: Hello Stack\ndate: 2020-09-09\nslug: hello\n---\nHi.\n",
+    })
+    archives = _main(html(result, "archives/index.html"))
+    assert ">2020 " in archives and '<a href="/p/hello/">Hello Stack</a>' in archives
+    assert "Archives" not in archives.split("</h1>", 1)[1]  # the page does not list itself
+    links = _main(html(result, "links/index.html"))
+    assert "Friends of this blog." in links
+    assert '<a href="https://github.com" rel="noopener">GitHub</a>' in links
+    assert "largest software development platform" in links
+    home = _main(html(result, "index.html"))
+    assert "Hello Stack" in home  # `mainSections: [post]` is what the home page lists
+
+
+def test_links_page_reads_the_data_file_when_the_page_has_no_links(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "content/page/links.md": "---\ntitle: Links\nlayout: links\n---\n",
+        "data/links.json": '[{"title": "Upptime", "website": "https://example.com/check", "description": "Status"}]',
+    })
+    links = _main(html(result, "page/links/index.html"))
+    assert '<a href="https://example.com/check" rel="noopener">Upptime</a>' in links and "Status" in links
