@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sitegen.config import SiteConfig
+from sitegen.content.landing import plan_landing
 from sitegen.content.languages import Translations
 from sitegen.content.news import URL as NEWS_URL
 from sitegen.content.news import NewsItem, read_news
@@ -30,7 +31,7 @@ from sitegen.cv.pubpage import PublicationList, plan_publications
 from sitegen.cv.site import CVPlan, plan_cv
 from sitegen.cv.source import CVOptions, CVSource
 from sitegen.dialects import NATIVE, Dialect, SiteFacts
-from sitegen.errors import ContentError, SitegenError, raise_if_any
+from sitegen.errors import ContentError, Diagnostic, SitegenError, raise_if_any
 from sitegen.memo import key_of
 
 NEWS_PAGE = "_news"
@@ -75,6 +76,8 @@ class SitePlan:
     expand_key: str = ""
     """A digest of what the dialect's expansion reads of the site (`SiteFacts`), part of the key of each page's
     rendered Markdown (`""` when it reads nothing)."""
+    notes: tuple[Diagnostic, ...] = ()
+    """Warnings of planning (a landing page's block naming an author with no profile), paths from the site root."""
 
 
 def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
@@ -83,6 +86,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
               dialect: Dialect = NATIVE, urls: UrlHelper | None = None) -> SitePlan:
     """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
     tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
+    tree, notes = plan_landing(tree, pages, data, now, dialect)  # landing pages: their blocks' pages and authors
     talks: dict[str, Talk] = {}
     for source, page in sorted(tree.pages.items()):
         talk, problems = read_talk(page)
@@ -111,7 +115,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
                     data=data, urls=urls, dialect=bound, build_date=build_date, cv=cv_plan, publications=pubs.listing,
                     page_context=page_context, intros=dict(cv_plan.intros),
                     expand_key="" if bound is dialect else key_of("site-facts", facts),
-                    talks=talks, news=tuple(news), now=now)
+                    talks=talks, news=tuple(news), now=now, notes=tuple(notes))
 
 
 def site_facts(config: SiteConfig, tree: ContentTree, content: tuple[str, ...], data: dict[str, Any],
