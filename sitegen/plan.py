@@ -23,7 +23,7 @@ from sitegen.content.news import URL as NEWS_URL
 from sitegen.content.news import NewsItem, read_news
 from sitegen.content.page import Page
 from sitegen.content.talks import Talk, read_talk
-from sitegen.content.taxonomies import Term, collect_taxonomies
+from sitegen.content.taxonomies import Term, collect_taxonomies, taxonomy_content
 from sitegen.content.tree import ContentTree, assemble_tree
 from sitegen.content.urls import UrlHelper, output_path_for
 from sitegen.cv.publication import Publication
@@ -93,9 +93,13 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
         errors.extend(problems)
         if talk is not None:
             talks[source] = talk
-    content = tuple(sorted(tree.pages))
     urls = urls or UrlHelper(config)
     taxonomies = collect_taxonomies(tree, config.taxonomies, dialect.term_slug)
+    taxonomy_pages: dict[str, Page] = {}
+    if config.dialect_settings.get("taxonomy_pages") == "content":
+        # Hugo: `content/tags/_index.md` and `content/tags/<term>/_index.md` are the taxonomy's and terms' own pages
+        tree, taxonomy_pages = taxonomy_content(tree, taxonomies, dialect.term_slug)
+    content = tuple(sorted(tree.pages))
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
     # /publications/ wins over the generated one).
     cv_plan = plan_cv(tree, urls, cvs, cv_options, publications)
@@ -105,8 +109,9 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     news, news_errors = read_news(data, tree.pages, tree.urls)
     errors.extend(news_errors)
     tree = _with_pages(tree, *_news_page(tree, news, config))
-    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies)
+    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies, taxonomy_pages)
     tree = _with_pages(tree, listing_pages, listing_urls)
+    content = (*content, *sorted(s for s, p in listing_pages.items() if p.body.strip()))  # their own pages' text
     raise_if_any([*errors, *url_collisions(tree.urls, generated=set(listing_pages))])
     page_context = {**cv_plan.context, **pubs.context}
     facts = site_facts(config, tree, content, data, urls, page_context)
@@ -148,26 +153,35 @@ def _news_page(tree: ContentTree, news: list[NewsItem], config: SiteConfig
     return {NEWS_PAGE: page}, {NEWS_PAGE: NEWS_URL}
 
 
-def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]]
+def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]], own: Mapping[str, Page] | None = None
                      ) -> tuple[dict[str, Page], dict[str, str], dict[str, Term]]:
-    """Taxonomy index pages, term pages and the 404 page: (pages, their URLs, term page -> Term)."""
+    """Taxonomy index pages, term pages and the 404 page: (pages, their URLs, term page -> Term). A taxonomy or
+    term with a content page of its own (`own`, `Term.page`) takes its title, description and params."""
     pages: dict[str, Page] = {}
     urls: dict[str, str] = {}
     terms_of: dict[str, Term] = {}
     for name, terms in taxonomies.items():
         source = f"_taxonomies/{name}"
-        pages[source] = Page(source=source, kind="taxonomy", title=name.replace("_", " ").title(), body="",
-                             params={"taxonomy": name}, generated=True)
+        pages[source] = _listing(Page(source=source, kind="taxonomy", title=name.replace("_", " ").title(),
+                                      body="", params={"taxonomy": name}, generated=True), (own or {}).get(name))
         urls[source] = f"/{name}/"
         for slug, term in terms.items():
             term_source = f"_taxonomies/{name}/{slug}"
-            pages[term_source] = Page(source=term_source, kind="term", title=term.name, body="",
-                                      params={"taxonomy": name, "term": slug}, generated=True)
+            pages[term_source] = _listing(Page(source=term_source, kind="term", title=term.name, body="",
+                                               params={"taxonomy": name, "term": slug}, generated=True), term.page)
             urls[term_source] = term.url
             terms_of[term_source] = term
     pages[NOT_FOUND] = Page(source=NOT_FOUND, kind="404", title="Page not found", body="", generated=True)
     urls[NOT_FOUND] = "/404.html"
     return pages, urls, terms_of
+
+
+def _listing(page: Page, content: Page | None) -> Page:
+    if content is None:
+        return page
+    return dataclasses.replace(page, title=content.title or page.title, description=content.description,
+                               params={**content.params, **page.params}, images=content.images,
+                               body=content.body, body_line=content.body_line)
 
 
 def url_collisions(urls: Mapping[str, str], generated: set[str]) -> list[SitegenError]:

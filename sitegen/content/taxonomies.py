@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sitegen.content.page import Page
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import term_slug
 
@@ -17,11 +20,15 @@ class Term:
     name: str
     slug: str
     pages: list[str] = field(default_factory=list)
+    url_slug: str = ""
+    """The URL segment when it is not `slug`: the `slug:` of the term's own page (`content/tags/x/_index.md`)."""
+    page: Page | None = None
+    """The term's own content page (`content/categories/<term>/_index.md`): its title, description and params."""
 
     @property
     def url(self) -> str:
         """Site path of the term page (`/tags/deep-learning/`)."""
-        return f"/{self.taxonomy}/{self.slug.replace('#', '%23')}/"
+        return f"/{self.taxonomy}/{(self.url_slug or self.slug).replace('#', '%23')}/"
 
 
 def collect_taxonomies(tree: ContentTree, names: tuple[str, ...], slug_of: Callable[[str], str] = term_slug
@@ -47,3 +54,40 @@ def collect_taxonomies(tree: ContentTree, names: tuple[str, ...], slug_of: Calla
         for term in terms.values():
             term.pages.sort(key=order.__getitem__)
     return {name: dict(sorted(terms.items())) for name, terms in result.items()}
+
+
+def taxonomy_content(tree: ContentTree, taxonomies: dict[str, dict[str, Term]], slug_of: Callable[[str], str]
+                     ) -> tuple[ContentTree, dict[str, Page]]:
+    """Hugo's content for taxonomy pages: `content/<taxonomy>/_index.md` is the taxonomy list's page and
+    `content/<taxonomy>/<term>/_index.md` the term's (its `slug:` gives the term's URL, as in Hugo). Those
+    section pages are taken out of the tree (they are not pages of their own), the terms get theirs
+    (`Term.page`, `Term.url_slug`), and the taxonomy pages are returned by taxonomy name."""
+    own: dict[str, Page] = {}
+    dropped: set[str] = set()
+    for source, page in tree.pages.items():
+        if page.kind != "section" or page.generated or page.url:
+            continue
+        folder = posixpath.dirname(source)
+        taxonomy, _, rest = folder.partition("/")
+        terms = taxonomies.get(taxonomy)
+        if terms is None or "/" in rest or folder in tree.sections and tree.sections[folder].pages:
+            continue
+        if not rest:
+            own[taxonomy] = page
+        elif (term := terms.get(slug_of(rest)) or terms.get(rest)) is not None:
+            slug = page.slug if page.slug else ""
+            terms[term.slug] = dataclasses.replace(term, page=page, url_slug=slug)
+        else:
+            continue
+        dropped.add(source)
+    if not dropped:
+        return tree, own
+    keep = {s: p for s, p in tree.pages.items() if s not in dropped}
+    folders = {posixpath.dirname(d) for d in dropped}
+    sections = {k: dataclasses.replace(v, subsections=[x for x in v.subsections if x not in folders])
+                for k, v in tree.sections.items() if v.page not in dropped}
+    return dataclasses.replace(
+        tree, pages=keep, urls={s: u for s, u in tree.urls.items() if s not in dropped}, sections=sections,
+        by_path={k: s for k, s in tree.by_path.items() if s not in dropped},
+        prev={s: p for s, p in tree.prev.items() if s not in dropped},
+        next={s: n for s, n in tree.next.items() if s not in dropped}), own

@@ -351,6 +351,7 @@ def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     reader = HugoConfigReader(raw, path)
     reader.values["site_layouts"] = False  # Go templates: sitegen's theme renders the pages
     reader.values["weight_first"] = True  # Hugo lists weighted (pinned) pages first
+    reader.values["dialect_settings"] = {"taxonomy_pages": "content"}  # content/tags/_index.md is /tags/'s text
     if (site_dir / "layouts").is_dir():
         reader.unmapped.append("layouts/ (Hugo templates cannot run: sitegen's theme renders the pages)")
     return reader.run()

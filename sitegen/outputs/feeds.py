@@ -36,7 +36,7 @@ def feed_paths(state: SiteState) -> dict[str, tuple[str, list[str]]]:
             feeds[f"{key}/feed.xml"] = (f"{name.title if name else key} · {title}", _deep_pages(state, key))
     for taxonomy, terms in state.taxonomies.items():
         for term in terms.values():
-            feeds[f"{taxonomy}/{term.slug}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
+            feeds[f"{taxonomy}/{term.url_slug or term.slug}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
     return feeds
 
 

@@ -75,3 +75,22 @@ def test_links_page_reads_the_data_file_when_the_page_has_no_links(tmp_path: Pat
     })
     links = _main(html(result, "page/links/index.html"))
     assert '<a href="https://example.com/check" rel="noopener">Upptime</a>' in links and "Status" in links
+
+
+def test_taxonomy_and_term_content_pages_are_the_taxonomy_pages_with_the_term_slug_as_url(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "config.yaml": "baseurl: /\ntitle: Notes\ntheme: hugo-theme-stack\n",
+        "content/categories/_index.md": '---\ntitle: "分类"\n---\n',
+        "content/categories/技术/_index.md": ('---\ntitle: "技术"\ndescription: "网站建设的笔记"\nslug: "tech"\n'
+                                            'image: "tech.jpg"\n---\n'),
+        "content/categories/技术/tech.jpg": b"\xff\xd8\xff",
+        "content/tags/_index.md": '---\ntitle: "标签"\n---\nEvery *tag*.\n',
+        "content/post/hello.md": "---\ntitle: Hello\ndate: 2021-01-01\ncategories: [技术]\ntags: [Hugo]\n---\nHi.\n",
+    })
+    term = _main(html(result, "categories/tech/index.html"))
+    assert "<h1>技术</h1>" in term and "网站建设的笔记" in term and '<a href="/post/hello/">Hello</a>' in term
+    assert "categories/技术/index.html" not in result.files and "categories/tech/feed.xml" in result.files
+    assert '<a href="/categories/tech/">' in _main(html(result, "categories/index.html"))
+    tags = _main(html(result, "tags/index.html"))
+    assert '<a href="/tags/hugo/">' in tags and "<h1>标签</h1>" in tags and "Every <em>tag</em>." in tags
+    assert 'href="/categories/tech/"' in html(result, "post/hello/index.html")
