@@ -173,3 +173,22 @@ def test_a_profile_block_naming_no_author_is_warned_about(tmp_path: Path) -> Non
     assert "Biography" in _main(html(result, "index.html"))
     notes = [w for w in result.warnings if "nobody" in w.message]
     assert len(notes) == 1 and notes[0].path == "content/_index.md" and notes[0].line == 4
+
+
+def test_a_section_with_type_landing_shows_its_blocks(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "content/publication/_index.md": ("---\ntitle: Publications\ntype: landing\nsections:\n"
+                                          "  - block: markdown\n    content:\n      text: Papers *by year*.\n"
+                                          "  - block: collection\n    content:\n      title: Featured\n"
+                                          "      filters:\n        folders: [publication]\n"
+                                          "        featured_only: true\n---\n"),
+        "content/publication/a.md": "---\ntitle: Paper A\ndate: 2020-01-01\nfeatured: true\n---\n",
+        "content/publication/b.md": "---\ntitle: Paper B\ndate: 2021-01-01\n---\n",
+        "content/about.md": "---\ntitle: About\ntype: landing\nsections:\n  - block: markdown\n"
+                            "    content:\n      title: Hello\n      text: I am *here*.\n---\n",
+    })
+    section = _main(html(result, "publication/index.html"))
+    assert "<h1>Publications</h1>" in section and "Papers <em>by year</em>." in section
+    assert "Paper A" in section and "Paper B" not in section
+    about = _main(html(result, "about/index.html"))
+    assert "Hello" in about and "I am <em>here</em>." in about
