@@ -86,7 +86,8 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
               dialect: Dialect = NATIVE, urls: UrlHelper | None = None) -> SitePlan:
     """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
     tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
-    tree, notes = plan_landing(tree, pages, data, now, dialect)  # landing pages: their blocks' pages and authors
+    # Landing pages (Hugo Blox, Wowchemy, hugo-resume): their blocks' pages and authors
+    tree, notes = plan_landing(tree, pages, data, now, dialect, config.params)
     talks: dict[str, Talk] = {}
     for source, page in sorted(tree.pages.items()):
         talk, problems = read_talk(page)

@@ -49,6 +49,7 @@ KINDS: dict[str, str] = {
 """Block or widget name -> the section of sitegen's theme that shows it."""
 PROFILE_KINDS = frozenset({"biography", "experience", "awards", "skills", "languages"})
 """Blocks that show an author's profile."""
+_LINK = re.compile(r"\[([^\]]+)\]\((\S+)\)")
 _DEFAULT_COUNT = 5
 """How many pages a collection lists when it does not say (Hugo Blox's default)."""
 
@@ -177,12 +178,14 @@ def _items(entries: Any) -> list[dict[str, Any]]:
     for e in entries if isinstance(entries, list) else []:
         if not isinstance(e, dict):
             continue
+        org = _text(e.get("company") or e.get("company_name") or e.get("institution") or e.get("awarder")
+                    or e.get("organization") or e.get("org"))
+        link = _LINK.fullmatch(org.strip())  # `[RIT](https://rit.edu)`: a name and its link
         out.append({
             "title": _text(e.get("title") or e.get("position") or e.get("area") or e.get("course")
                            or e.get("name") or e.get("degree") or e.get("role")),
-            "org": _text(e.get("company") or e.get("company_name") or e.get("institution") or e.get("awarder")
-                         or e.get("organization") or e.get("org")),
-            "org_url": _text(e.get("company_url") or e.get("organization_url") or e.get("url")),
+            "org": link[1] if link else org,
+            "org_url": link[2] if link else _text(e.get("company_url") or e.get("organization_url") or e.get("url")),
             "location": _text(e.get("location")),
             "start": _date(e.get("date_start") or e.get("start") or e.get("date") or e.get("year")),
             "end": _date(e.get("date_end") or e.get("end")),
@@ -202,9 +205,10 @@ def _date(value: Any) -> dt.datetime | str:
 
 
 def plan_landing(tree: ContentTree, pages: Iterable[Any], data: Mapping[str, Any], now: dt.datetime,
-                 dialect: Dialect) -> tuple[ContentTree, list[Diagnostic]]:
+                 dialect: Dialect, params: Mapping[str, Any] | None = None) -> tuple[ContentTree, list[Diagnostic]]:
     """The tree with each landing page's `params.landing` complete: a Wowchemy home page gets the blocks of the
-    active widget files of `content/home/` by weight, a collection the sources of the pages it lists, a profile
+    active widget files of `content/home/` by weight (a hugo-resume home page: the sections its `params.show*`
+    switch on, `resume_blocks`), a collection the sources of the pages it lists, a profile
     block its author's profile (its text expanded by `dialect` when the profile page itself is not published).
     A missing profile is warned about where the block names it; paths in the warnings are from the site root."""
     by_source = {p.source: p for p in pages}
@@ -214,7 +218,7 @@ def plan_landing(tree: ContentTree, pages: Iterable[Any], data: Mapping[str, Any
     changed = {}
     for source, page in tree.pages.items():
         own = page.params.get("landing")
-        blocks = own if own else (widgets if page.kind == "home" else None)
+        blocks = own if own else ((widgets or resume_blocks(params or {}, data)) if page.kind == "home" else None)
         if not blocks:
             continue
         resolved = [_resolve(b, tree, by_source, data, now, dialect, notes) for b in blocks]
@@ -222,6 +226,49 @@ def plan_landing(tree: ContentTree, pages: Iterable[Any], data: Mapping[str, Any
     if not changed:
         return tree, notes
     return dataclasses.replace(tree, pages={**tree.pages, **changed}), notes
+
+
+RESUME_SECTIONS = (
+    ("showskills", "skills", "skills", ""), ("showprojects", "collection", "projects", "projects/creations"),
+    ("showopensource", "collection", "", "projects/contributions"),
+    ("showpublications", "collection", "publications", "publications"), ("showexperience", "experience", "work", ""),
+    ("showeducation", "education", "education", ""), ("showblog", "collection", "", "blog"))
+"""hugo-resume's home page, in its order: (switch in `params`, block kind, title's translation key, folder)."""
+
+
+def resume_blocks(params: Mapping[str, Any], data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """hugo-resume's data-driven home sections (`params.showSkills`, `showExperience`...): skills, experience and
+    education from `data/skills|experience|education.json`, projects, open source, publications and blog from their
+    sections; `[]` for a site that switches none on."""
+    switches = {str(k).lower(): v for k, v in params.items()}
+    blocks = []
+    for switch, kind, title_key, folder in RESUME_SECTIONS:
+        if switches.get(switch) is not True:
+            continue
+        block: dict[str, Any] = {"kind": kind, "name": switch, "id": title_key or folder.rsplit("/", 1)[-1],
+                                 "source": "_index.md", "line": 0, "title": "", "title_key": title_key,
+                                 "subtitle": "", "text": "", "username": ""}
+        if kind == "collection":
+            block["filter"] = {**_filter("pages", {"count": 0}), "folders": [folder]}
+            if switch == "showopensource":
+                block["title"] = _text(switches.get("opensourcealternatename")) or "Open Source"
+            elif switch == "showblog":
+                block["title"] = "Blog"
+        elif kind == "skills":
+            block["items"] = [{"title": _text(g.get("grouping")), "org": "", "org_url": "", "location": "",
+                               "start": "", "end": "", "text": ", ".join(
+                                   _text(x.get("name") if isinstance(x, dict) else x) for x in g.get("skills") or [])}
+                              for g in data.get("skills") or [] if isinstance(g, dict)]
+        else:
+            rows = data.get(kind) or []
+            block["kind"] = "experience" if kind == "experience" else "awards"
+            block["items"] = _items([{"title": r.get("role") or ", ".join(
+                                          str(x) for x in (r.get("degree"), r.get("major")) if x),
+                                      "org": r.get("company") or r.get("school"), "start": r.get("range"),
+                                      "summary": r.get("summary") or r.get("notes"), "url": r.get("url")}
+                                     for r in rows if isinstance(r, dict)])
+        blocks.append(block)
+    return blocks
 
 
 def _resolve(block: dict[str, Any], tree: ContentTree, pages: Mapping[str, Any], data: Mapping[str, Any],
