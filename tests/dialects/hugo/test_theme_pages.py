@@ -35,12 +35,14 @@ def test_papermod_archives_page_lists_every_post_by_year_and_month(tmp_path: Pat
         "content/posts/second.md": "---\ntitle: Second wind\ndate: 2023-01-10\n---\nTwo.\n",
         "content/posts/third.md": "---\ntitle: Third time\ndate: 2023-01-20\n---\nThree.\n",
         "content/about.md": "---\ntitle: About me\ndate: 2021-01-01\n---\nHi.\n",
+        "content/posts/notes/_index.md": "---\ntitle: Notes\n---\n",
+        "content/posts/notes/deep.md": "---\ntitle: Deep note\ndate: 2022-03-01\n---\nIn a subsection.\n",
     })
     main = _main(html(result, "archives/index.html"))
     assert main.index(">2023 ") < main.index("January") < main.index("Third time") < main.index("Second wind") \
         < main.index(">2022 ") < main.index("March") < main.index("First light")
     assert '<a href="/posts/first/">First light</a>' in main
-    assert "About me" not in main  # not in the main sections
+    assert "About me" not in main and "Deep note" in main  # not in the main sections; in a subsection of one
     search = html(result, "search/index.html")
     assert 'role="search"' in search and "/js/search.js" in search
 
@@ -94,3 +96,14 @@ def test_taxonomy_and_term_content_pages_are_the_taxonomy_pages_with_the_term_sl
     tags = _main(html(result, "tags/index.html"))
     assert '<a href="/tags/hugo/">' in tags and "<h1>标签</h1>" in tags and "Every <em>tag</em>." in tags
     assert 'href="/categories/tech/"' in html(result, "post/hello/index.html")
+
+
+def test_papermod_show_all_pages_in_archive(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "config.yml": PAPERMOD.replace("params:\n", "params:\n  ShowAllPagesInArchive: true\n"),
+        "content/archives.md": '---\ntitle: "Archives"\nlayout: "archives"\n---\n',
+        "content/posts/first.md": "---\ntitle: First light\ndate: 2022-03-05\n---\nOne.\n",
+        "content/about.md": "---\ntitle: About me\ndate: 2021-01-01\n---\nHi.\n",
+    })
+    main = _main(html(result, "archives/index.html"))
+    assert "First light" in main and "About me" in main
