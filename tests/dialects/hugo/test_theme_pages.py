@@ -43,6 +43,7 @@ def test_papermod_archives_page_lists_every_post_by_year_and_month(tmp_path: Pat
         < main.index(">2022 ") < main.index("March") < main.index("First light")
     assert '<a href="/posts/first/">First light</a>' in main
     assert "About me" not in main and "Deep note" in main  # not in the main sections; in a subsection of one
+    assert "Deep note" in _main(html(result, "index.html"))  # the home page lists the main sections' posts too
     search = html(result, "search/index.html")
     assert 'role="search"' in search and "/js/search.js" in search
 
