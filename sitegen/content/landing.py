@@ -183,7 +183,7 @@ def _items(entries: Any) -> list[dict[str, Any]]:
         link = _LINK.fullmatch(org.strip())  # `[RIT](https://rit.edu)`: a name and its link
         out.append({
             "title": _text(e.get("title") or e.get("position") or e.get("area") or e.get("course")
-                           or e.get("name") or e.get("degree") or e.get("role")),
+                           or e.get("name") or e.get("degree") or e.get("role") or e.get("label")),
             "org": link[1] if link else org,
             "org_url": link[2] if link else _text(e.get("company_url") or e.get("organization_url") or e.get("url")),
             "location": _text(e.get("location")),
@@ -325,7 +325,7 @@ def author_profile(username: str, tree: ContentTree, pages: Mapping[str, Any], d
                                     f"authors/{username}.md") if s in pages), None)
     if page is not None:
         p: Mapping[str, Any] = page.params
-        name = page.title
+        name = _text(p.get("name")) or page.title  # older Academic profiles write `name:`
         source = page.source if page.source in tree.pages else ""
         body, origin = ("", page.source) if source else (page.body, page.source)
     elif isinstance((data.get("authors") or {}).get(username), dict):

@@ -192,3 +192,24 @@ def test_a_section_with_type_landing_shows_its_blocks(tmp_path: Path) -> None:
     assert "Paper A" in section and "Paper B" not in section
     about = _main(html(result, "about/index.html"))
     assert "Hello" in about and "I am <em>here</em>." in about
+
+
+def test_profile_from_data_authors_and_older_name_key(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "content/_index.md": ("---\ntype: landing\nsections:\n  - block: resume-biography-3\n    content:\n"
+                              "      username: me\n  - block: resume-experience\n    content:\n      username: me\n"
+                              "  - block: about.biography\n    content:\n      username: old\n---\n"),
+        "data/authors/me.yaml": ("name:\n  display: Dr. Grace Hopper\nrole: Rear Admiral\nbio: Wrote *COBOL*.\n"
+                                 "affiliations:\n  - name: US Navy\n    url: https://navy.example.mil\n"
+                                 "experience:\n  - role: Programmer\n    org: Harvard\n    start: 1944-07-01\n"
+                                 "    summary: Mark I.\neducation:\n  - degree: PhD Mathematics\n"
+                                 "    institution: Yale\n    start: 1930-09-01\n    end: 1934-06-01\n"),
+        "content/authors/old/_index.md": "---\nname: Ada Old\nrole: Analyst\n---\nOld profile.\n",
+    })
+    main = _main(html(result, "index.html"))
+    order = ["Dr. Grace Hopper", "Rear Admiral", "US Navy", "Wrote <em>COBOL</em>.", "PhD Mathematics", "Yale",
+             "Programmer", "Harvard", "Mark I.", "Ada Old", "Analyst", "Old profile."]
+    positions = [main.find(text) for text in order]
+    assert -1 not in positions, [t for t, p in zip(order, positions, strict=True) if p == -1]
+    assert positions[:10] == sorted(positions[:10])
+    assert not [w for w in result.warnings if "profile" in w.message]
