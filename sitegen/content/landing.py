@@ -72,7 +72,7 @@ def read_landing(data: Mapping[str, Any], fm: FrontMatter, source: str, dialect:
                 blocks.append(block)
         return blocks, notes
     widget = data.get("widget")
-    if isinstance(widget, str) and data.get("active") is not False:
+    if isinstance(widget, str) and posixpath.dirname(source) == "home" and data.get("active") is not False:
         notes = []
         content = _mapping(data.get("content"))
         block = _block(widget, data, content, fm.body, source, fm.key_line("widget"), dialect, notes,
