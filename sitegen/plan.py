@@ -23,7 +23,7 @@ from sitegen.content.news import URL as NEWS_URL
 from sitegen.content.news import NewsItem, read_news
 from sitegen.content.page import Page
 from sitegen.content.talks import Talk, read_talk
-from sitegen.content.taxonomies import Term, collect_taxonomies, taxonomy_content
+from sitegen.content.taxonomies import Term, apply_term_permalinks, collect_taxonomies, taxonomy_content
 from sitegen.content.tree import ContentTree, assemble_tree
 from sitegen.content.urls import UrlHelper, output_path_for
 from sitegen.cv.publication import Publication
@@ -100,6 +100,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     if config.dialect_settings.get("taxonomy_pages") == "content":
         # Hugo: `content/tags/_index.md` and `content/tags/<term>/_index.md` are the taxonomy's and terms' own pages
         tree, taxonomy_pages = taxonomy_content(tree, taxonomies, dialect.term_slug)
+    apply_term_permalinks(taxonomies, config.permalinks)
     content = tuple(sorted(tree.pages))
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
     # /publications/ wins over the generated one).

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from sitegen.content.page import Page
@@ -24,11 +25,18 @@ class Term:
     """The URL segment when it is not `slug`: the `slug:` of the term's own page (`content/tags/x/_index.md`)."""
     page: Page | None = None
     """The term's own content page (`content/categories/<term>/_index.md`): its title, description and params."""
+    permalink: str = ""
+    """The term page's path from the site's `permalinks` for the taxonomy (`tags: /tag/:slug/` -> `/tag/x/`)."""
+
+    @property
+    def path(self) -> str:
+        """Site path of the term page, not percent-encoded (`/tags/c#/`)."""
+        return self.permalink or f"/{self.taxonomy}/{self.url_slug or self.slug}/"
 
     @property
     def url(self) -> str:
         """Site path of the term page (`/tags/deep-learning/`)."""
-        return f"/{self.taxonomy}/{(self.url_slug or self.slug).replace('#', '%23')}/"
+        return self.path.replace("#", "%23")
 
 
 def collect_taxonomies(tree: ContentTree, names: tuple[str, ...], slug_of: Callable[[str], str] = term_slug
@@ -91,3 +99,23 @@ def taxonomy_content(tree: ContentTree, taxonomies: dict[str, dict[str, Term]], 
         by_path={k: s for k, s in tree.by_path.items() if s not in dropped},
         prev={s: p for s, p in tree.prev.items() if s not in dropped},
         next={s: n for s, n in tree.next.items() if s not in dropped}), own
+
+
+_TERM_PLACEHOLDER = re.compile(r":(slugortitle|slug|title|sections|section)\b")
+
+
+def apply_term_permalinks(taxonomies: dict[str, dict[str, Term]], permalinks: Mapping[str, str]) -> None:
+    """Term pages at the path the site's `permalinks` give their taxonomy (Hugo: `tags: /tag/:slug/` puts the term
+    `PhD thesis` at `/tag/phd-thesis/`), in place. A pattern with other placeholders (dates) is left alone, as a
+    term has no date."""
+    for name, terms in taxonomies.items():
+        pattern = permalinks.get(name)
+        if not pattern or re.search(r":(?!(slugortitle|slug|title|sections|section)\b)\w", pattern):
+            continue
+        for slug, term in terms.items():
+            terms[slug] = dataclasses.replace(term, permalink=_term_path(pattern, name, term.url_slug or term.slug))
+
+
+def _term_path(pattern: str, taxonomy: str, segment: str) -> str:
+    path = _TERM_PLACEHOLDER.sub(lambda m: taxonomy if m[1].startswith("section") else segment, pattern)
+    return "/" + "/".join(part for part in path.split("/") if part) + "/"

@@ -34,9 +34,9 @@ def feed_paths(state: SiteState) -> dict[str, tuple[str, list[str]]]:
         if key and "/" not in key and section.pages:
             name = state.view(section.page)
             feeds[f"{key}/feed.xml"] = (f"{name.title if name else key} · {title}", _deep_pages(state, key))
-    for taxonomy, terms in state.taxonomies.items():
+    for terms in state.taxonomies.values():
         for term in terms.values():
-            feeds[f"{taxonomy}/{term.url_slug or term.slug}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
+            feeds[f"{term.path.strip('/')}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
     return feeds
 
 

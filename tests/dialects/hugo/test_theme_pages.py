@@ -108,3 +108,19 @@ def test_papermod_show_all_pages_in_archive(tmp_path: Path) -> None:
     })
     main = _main(html(result, "archives/index.html"))
     assert "First light" in main and "About me" in main
+
+
+def test_taxonomy_permalinks_give_the_term_urls(tmp_path: Path) -> None:
+    """Wowchemy's config writes `permalinks: {tags: /tag/:slug/, categories: /category/:slug/}`: Hugo publishes the
+    term pages there, and every link to a term points there."""
+    result = build_hugo(tmp_path, {
+        "config.yaml": "title: Lab\nbaseurl: https://lab.example.org/\npermalinks:\n  tags: /tag/:slug/\n"
+                       "  categories: /category/:slug/\n",
+        "content/post/thesis.md": ("---\ntitle: Thesis\ndate: 2020-01-01\ntags: [PhD Thesis]\ncategories: [Work]\n"
+                                   "---\nDone.\n"),
+    })
+    assert "tag/phd-thesis/index.html" in result.files and "category/work/index.html" in result.files
+    assert "tags/phd-thesis/index.html" not in result.files and "tag/phd-thesis/feed.xml" in result.files
+    post = html(result, "post/thesis/index.html")
+    assert 'href="/tag/phd-thesis/"' in post and 'href="/category/work/"' in post
+    assert 'href="/tag/phd-thesis/"' in html(result, "tags/index.html")
