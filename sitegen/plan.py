@@ -86,8 +86,6 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
               dialect: Dialect = NATIVE, urls: UrlHelper | None = None) -> SitePlan:
     """Plan the site; raises ErrorGroup with every problem of the phase (URL collisions, unsafe URLs...)."""
     tree, errors = assemble_tree(pages, resources, config, now=now, drafts=drafts, future=future)
-    # Landing pages (Hugo Blox, Wowchemy, hugo-resume): their blocks' pages and authors
-    tree, notes = plan_landing(tree, pages, data, now, dialect, config.params)
     talks: dict[str, Talk] = {}
     for source, page in sorted(tree.pages.items()):
         talk, problems = read_talk(page)
@@ -100,7 +98,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     if config.dialect_settings.get("taxonomy_pages") == "content":
         # Hugo: `content/tags/_index.md` and `content/tags/<term>/_index.md` are the taxonomy's and terms' own pages
         tree, taxonomy_pages = taxonomy_content(tree, taxonomies, dialect.term_slug)
-    apply_term_permalinks(taxonomies, config.permalinks)
+    apply_term_permalinks(taxonomies, config.permalinks, dialect.term_slug)
     content = tuple(sorted(tree.pages))
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
     # /publications/ wins over the generated one).
@@ -114,6 +112,8 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies, taxonomy_pages)
     tree = _with_pages(tree, listing_pages, listing_urls)
     content = (*content, *sorted(s for s, p in listing_pages.items() if p.body.strip()))  # their own pages' text
+    # Landing pages (Hugo Blox, Wowchemy, hugo-resume): their blocks' pages and authors (a profile may be a term's)
+    tree, notes = plan_landing(tree, pages, data, now, dialect, config.params)
     raise_if_any([*errors, *url_collisions(tree.urls, generated=set(listing_pages))])
     page_context = {**cv_plan.context, **pubs.context}
     facts = site_facts(config, tree, content, data, urls, page_context)
@@ -163,25 +163,28 @@ def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]], own: Mapping[
     urls: dict[str, str] = {}
     terms_of: dict[str, Term] = {}
     for name, terms in taxonomies.items():
-        source = f"_taxonomies/{name}"
-        pages[source] = _listing(Page(source=source, kind="taxonomy", title=name.replace("_", " ").title(),
-                                      body="", params={"taxonomy": name}, generated=True), (own or {}).get(name))
-        urls[source] = f"/{name}/"
+        page = _listing(Page(source=f"_taxonomies/{name}", kind="taxonomy", title=name.replace("_", " ").title(),
+                             body="", params={"taxonomy": name}, generated=True), (own or {}).get(name))
+        pages[page.source] = page
+        urls[page.source] = f"/{name}/"
         for slug, term in terms.items():
-            term_source = f"_taxonomies/{name}/{slug}"
-            pages[term_source] = _listing(Page(source=term_source, kind="term", title=term.name, body="",
-                                               params={"taxonomy": name, "term": slug}, generated=True), term.page)
-            urls[term_source] = term.url
-            terms_of[term_source] = term
+            page = _listing(Page(source=f"_taxonomies/{name}/{slug}", kind="term", title=term.name, body="",
+                                 params={"taxonomy": name, "term": slug}, generated=True), term.page)
+            pages[page.source] = page
+            urls[page.source] = term.url
+            terms_of[page.source] = term
     pages[NOT_FOUND] = Page(source=NOT_FOUND, kind="404", title="Page not found", body="", generated=True)
     urls[NOT_FOUND] = "/404.html"
     return pages, urls, terms_of
 
 
 def _listing(page: Page, content: Page | None) -> Page:
+    """A taxonomy or term page with its own content page (Hugo's `content/tags/x/_index.md`): keyed by that file,
+    so that its text is rendered and named as the file in messages."""
     if content is None:
         return page
-    return dataclasses.replace(page, title=content.title or page.title, description=content.description,
+    return dataclasses.replace(page, source=content.source, title=content.title or page.title,
+                               description=content.description,
                                params={**content.params, **page.params}, images=content.images,
                                body=content.body, body_line=content.body_line)
 

@@ -73,21 +73,24 @@ def taxonomy_content(tree: ContentTree, taxonomies: dict[str, dict[str, Term]], 
     own: dict[str, Page] = {}
     dropped: set[str] = set()
     for source, page in tree.pages.items():
-        if page.kind != "section" or page.generated or page.url:
+        if page.kind != "section" or page.url:
             continue
         folder = posixpath.dirname(source)
         taxonomy, _, rest = folder.partition("/")
         terms = taxonomies.get(taxonomy)
         if terms is None or "/" in rest or folder in tree.sections and tree.sections[folder].pages:
             continue
-        if not rest:
-            own[taxonomy] = page
-        elif (term := terms.get(slug_of(rest)) or terms.get(rest)) is not None:
-            slug = page.slug if page.slug else ""
-            terms[term.slug] = dataclasses.replace(term, page=page, url_slug=slug)
-        else:
+        if page.generated and rest:
             continue
+        if not rest:  # a folder `content/authors/` without `_index.md` is no page of its own either
+            if not page.generated:
+                own[taxonomy] = page
+        else:  # a term no page uses yet (Wowchemy's author profile `authors/admin/`) still has its page, as in Hugo
+            term = terms.get(slug_of(rest)) or terms.get(rest) or Term(taxonomy, page.title or rest, slug_of(rest))
+            terms[term.slug] = dataclasses.replace(term, page=page, url_slug=page.slug or "")
         dropped.add(source)
+    for name, terms in taxonomies.items():  # a term added for its page goes where its slug sorts
+        taxonomies[name] = dict(sorted(terms.items()))
     if not dropped:
         return tree, own
     keep = {s: p for s, p in tree.pages.items() if s not in dropped}
@@ -104,16 +107,19 @@ def taxonomy_content(tree: ContentTree, taxonomies: dict[str, dict[str, Term]], 
 _TERM_PLACEHOLDER = re.compile(r":(slugortitle|slug|title|sections|section)\b")
 
 
-def apply_term_permalinks(taxonomies: dict[str, dict[str, Term]], permalinks: Mapping[str, str]) -> None:
+def apply_term_permalinks(taxonomies: dict[str, dict[str, Term]], permalinks: Mapping[str, str],
+                          slug_of: Callable[[str], str] = term_slug) -> None:
     """Term pages at the path the site's `permalinks` give their taxonomy (Hugo: `tags: /tag/:slug/` puts the term
-    `PhD thesis` at `/tag/phd-thesis/`), in place. A pattern with other placeholders (dates) is left alone, as a
-    term has no date."""
+    `PhD thesis` at `/tag/phd-thesis/`; `:slug` is the term page's `slug`, else its title, so a Wowchemy profile
+    `authors/admin/` titled `Ann Lee, PhD` is at `/author/ann-lee-phd/`), in place. A pattern with other
+    placeholders (dates) is left alone, as a term has no date."""
     for name, terms in taxonomies.items():
         pattern = permalinks.get(name)
         if not pattern or re.search(r":(?!(slugortitle|slug|title|sections|section)\b)\w", pattern):
             continue
         for slug, term in terms.items():
-            terms[slug] = dataclasses.replace(term, permalink=_term_path(pattern, name, term.url_slug or term.slug))
+            segment = term.url_slug or (slug_of(term.page.title) if term.page and term.page.title else "") or slug
+            terms[slug] = dataclasses.replace(term, permalink=_term_path(pattern, name, segment))
 
 
 def _term_path(pattern: str, taxonomy: str, segment: str) -> str:

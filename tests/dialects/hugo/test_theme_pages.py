@@ -124,3 +124,23 @@ def test_taxonomy_permalinks_give_the_term_urls(tmp_path: Path) -> None:
     post = html(result, "post/thesis/index.html")
     assert 'href="/tag/phd-thesis/"' in post and 'href="/category/work/"' in post
     assert 'href="/tag/phd-thesis/"' in html(result, "tags/index.html")
+
+
+def test_wowchemy_author_profile_is_its_author_term_page(tmp_path: Path) -> None:
+    """Wowchemy's `content/authors/admin/_index.md` is the `authors` term page of `admin`, at the `:slug` its title
+    gives (`/author/ann-lee-phd/`), even when no publication names `admin`; the about widget shows it too."""
+    result = build_hugo(tmp_path, {
+        "config.yaml": ("title: Ann\nbaseurl: https://ann.example.org/\ntaxonomies:\n  author: authors\n  tag: tags\n"
+                        "permalinks:\n  authors: /author/:slug/\n  tags: /tag/:slug/\n"),
+        "content/authors/admin/_index.md": ("---\ntitle: Ann Lee, PhD\nrole: Professor\n---\nAnn studies looms. "
+                                            '{{< icon name="download" pack="fas" >}}\n'),
+        "content/home/index.md": "---\nheadless: true\n---\n",
+        "content/home/about.md": "---\nwidget: about\nheadless: true\nweight: 10\nauthor: admin\n---\n",
+        "content/publication/p/index.md": "---\ntitle: Looms\ndate: 2020-01-01\nauthors: [Ann Lee, Bo Chen]\n---\n",
+    })
+    profile = _main(html(result, "author/ann-lee-phd/index.html"))
+    assert "<h1>Ann Lee, PhD</h1>" in profile and "Ann studies looms." in profile
+    assert "authors/admin/index.html" not in result.files and "author/bo-chen/index.html" in result.files
+    assert 'href="/author/ann-lee/"' in html(result, "authors/index.html")
+    assert _main(html(result, "index.html")).count("Ann studies looms.") == 1
+    assert len([w for w in result.warnings if "`icon`" in w.message]) == 1
