@@ -186,7 +186,6 @@ class Bench:
     """The work folder, the copy of ../shared/bench in it, and how to run its adapters."""
 
     work: Path
-    peers: list[str]
     idle_wait: float = 0.0
     root: Path = field(init=False)
 
@@ -670,7 +669,7 @@ def cold_table(results: dict[int, BuildFigures], versions: dict[str, str]) -> st
             if not runs:
                 continue
             walls = [r.wall for r in runs]
-            name = f"{NAMES.get(tool, tool)} {versions.get(tool, '').split(' ')[-1]}".strip()
+            name = f"{NAMES.get(tool, tool)} {versions.get(tool, '').split(' ')[-1].lstrip('v')}".strip()
             wall = median(walls)
             rss = max(r.rss for r in runs)
             out.append(f"| {name} | {pages:,} | {wall:.2f} ({min(walls):.2f}–{max(walls):.2f}) | {rss:.0f} "
@@ -768,7 +767,7 @@ def main() -> int:
     warmup = args.warmup if args.warmup is not None else (0 if args.quick else 1)
     work = args.work or Path(tempfile.mkdtemp(prefix="sitegen-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    bench = Bench(work.resolve(), args.peers, args.idle_wait)
+    bench = Bench(work.resolve(), args.idle_wait)
     bench.install()
     tools = [*args.peers, "sitegen"]
     versions: dict[str, str] = {}
