@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sitegen.config import SiteConfig
+from sitegen.content.archives import date_archives, place_terms
 from sitegen.content.languages import Translations
 from sitegen.content.news import URL as NEWS_URL
 from sitegen.content.news import NewsItem, read_news
@@ -92,6 +93,8 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     content = tuple(sorted(tree.pages))
     urls = urls or UrlHelper(config)
     taxonomies = collect_taxonomies(tree, config.taxonomies, dialect.term_slug)
+    archive_patterns = config.dialect_settings.get("archives") or {}
+    place_terms(taxonomies, archive_patterns)
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
     # /publications/ wins over the generated one).
     cv_plan = plan_cv(tree, urls, cvs, cv_options, publications)
@@ -101,7 +104,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     news, news_errors = read_news(data, tree.pages, tree.urls)
     errors.extend(news_errors)
     tree = _with_pages(tree, *_news_page(tree, news, config))
-    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies)
+    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies, date_archives(tree, archive_patterns))
     tree = _with_pages(tree, listing_pages, listing_urls)
     raise_if_any([*errors, *url_collisions(tree.urls, generated=set(listing_pages))])
     page_context = {**cv_plan.context, **pubs.context}
@@ -144,12 +147,18 @@ def _news_page(tree: ContentTree, news: list[NewsItem], config: SiteConfig
     return {NEWS_PAGE: page}, {NEWS_PAGE: NEWS_URL}
 
 
-def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]]
+def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]], archives: Mapping[str, Term] | None = None
                      ) -> tuple[dict[str, Page], dict[str, str], dict[str, Term]]:
-    """Taxonomy index pages, term pages and the 404 page: (pages, their URLs, term page -> Term)."""
+    """Taxonomy index pages, term pages, date archives (`sitegen.content.archives`) and the 404 page: (pages,
+    their URLs, term page -> Term)."""
     pages: dict[str, Page] = {}
     urls: dict[str, str] = {}
     terms_of: dict[str, Term] = {}
+    for source, term in (archives or {}).items():  # listed like a term of the posts, under the posts' list
+        pages[source] = Page(source=source, kind="term", title=term.name, body="", generated=True,
+                             params={"taxonomy": "posts", "term": term.slug, "archive": term.taxonomy})
+        urls[source] = term.url
+        terms_of[source] = term
     for name, terms in taxonomies.items():
         source = f"_taxonomies/{name}"
         pages[source] = Page(source=source, kind="taxonomy", title=name.replace("_", " ").title(), body="",

@@ -23,6 +23,7 @@ from sitegen.dialects import jekyll_urls
 from sitegen.dialects.base import ExpandContext, SiteFacts
 from sitegen.dialects.jekyll_config import read_config
 from sitegen.dialects.liquid import LiquidContext, expand_liquid
+from sitegen.dialects.timezones import DATE_KEYS, in_zone, zone_named
 from sitegen.errors import Diagnostic
 
 _DATED_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
@@ -134,6 +135,15 @@ class JekyllDialect:
                 merged["lastmod"] = merged.pop(key)
         if isinstance(merged.get("date"), str):
             merged["date"] = _padded_date(merged["date"])
+        zone = zone_named(str(settings.get("timezone") or ""))
+        if zone is not None:  # `timezone:`: every date is read in (or converted to) the site's zone, as Jekyll does
+            if "date" not in merged and kind in ("posts", "drafts"):
+                dated = date_from_filename(posixpath.splitext(posixpath.basename(real))[0])
+                if dated is not None:
+                    merged["date"] = dated[0].replace(tzinfo=zone)
+            for key in DATE_KEYS:
+                if key in merged:
+                    merged[key] = in_zone(merged[key], zone, convert=True)
         if real.startswith("_drafts/"):
             merged.setdefault("draft", True)
         if "url" not in merged:

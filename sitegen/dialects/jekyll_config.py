@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from sitegen.config import Author, BuildSettings, MenuItem, SiteConfig, SourceLayout
+from sitegen.dialects.timezones import zone_named
 from sitegen.errors import ConfigError, Diagnostic
 from sitegen.inputlimits import InputLimitError, decode_utf8, located
 from sitegen.yamlload import load_yaml, yaml_error
@@ -54,16 +55,29 @@ def read_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
         raw = {}
     if not isinstance(raw, dict):
         raise ConfigError("the configuration must be a mapping of keys to values", path=CONFIG, line=1)
-    return parse_jekyll_config(raw, site_dir)
+    return parse_jekyll_config(raw, site_dir, text)
 
 
 def _text(value: Any, default: str = "") -> str:
     return default if value is None or isinstance(value, dict | list) else str(value)
 
 
-def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
-    """The mapping of `_config.yml` as a SiteConfig (pure but for looking which folders and .bib files exist)."""
+def key_line(text: str, key: str) -> int | None:
+    """The line of a top-level `key:` in the YAML text (for messages), if it is written at a line's start."""
+    found = re.search(rf"^['\"]?{re.escape(key)}['\"]?\s*:", text, re.MULTILINE)
+    return text.count("\n", 0, found.start()) + 1 if found else None
+
+
+def parse_jekyll_config(raw: dict[str, Any], site_dir: Path, text: str = "") -> tuple[SiteConfig, list[Diagnostic]]:
+    """The mapping of `_config.yml` as a SiteConfig (pure but for looking which folders and .bib files exist);
+    `text` is the file as written, for the lines of warnings."""
     warnings: list[Diagnostic] = []
+    timezone = _text(raw.get("timezone")).strip()
+    if timezone and zone_named(timezone) is None:
+        warnings.append(Diagnostic(
+            f"`timezone: {timezone}` is not a known time zone: dates are read as UTC", path=CONFIG,
+            line=key_line(text, "timezone"), hint="write an IANA zone name such as `America/New_York`"))
+        timezone = ""
     url = _text(raw.get("url")).rstrip("/")
     baseurl = _text(raw.get("baseurl")).strip("/")
     base_url = (url + "/" + baseurl).rstrip("/") + "/" if url else ("/" + baseurl + "/" if baseurl else "/")
@@ -85,7 +99,8 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig
         "collections": collections,
         "defaults": [d for d in raw.get("defaults") or [] if isinstance(d, dict)],
         "excerpt_separator": _text(raw.get("excerpt_separator"), "\n\n"),
-        "timezone": _text(raw.get("timezone")),
+        "timezone": timezone,
+        "archives": _archives(raw),
         "renames": dict(renames),
         "list_pages": _list_pages(site_dir, {name for name, meta in collections.items() if meta.get("output")}),
         # jekyll-scholar (bibtex-ruby) builds past a malformed entry or a repeated key: so does sitegen, with a
@@ -122,6 +137,32 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig
         dialect_settings=settings,
     )
     return cfg, warnings
+
+
+ARCHIVE_PERMALINKS = {"year": "/:year/", "month": "/:year/:month/", "day": "/:year/:month/:day/",
+                      "tag": "/tag/:name/", "category": "/category/:name/"}
+"""jekyll-archives' default permalinks, by archive type."""
+_ARCHIVE_TYPES = {"year": "year", "month": "month", "day": "day", "tags": "tag", "categories": "category"}
+"""What `enabled:` names -> the archive type its `permalinks:` and `layouts:` name."""
+
+
+def _archives(raw: dict[str, Any]) -> dict[str, str]:
+    """jekyll-archives, when the site uses the plugin: what sitegen's archives take (`year`, `month`, `day`,
+    `tags`, `categories`) -> the URL pattern of its pages (`permalinks:` over the plugin's defaults)."""
+    plugins = [*(raw.get("plugins") or []), *(raw.get("gems") or [])]
+    if "jekyll-archives" not in [p for p in plugins if isinstance(p, str)]:
+        return {}
+    config = raw.get("jekyll-archives")
+    config = config if isinstance(config, dict) else {}
+    enabled = config.get("enabled")
+    if enabled is True or enabled == "all":
+        chosen = list(_ARCHIVE_TYPES)
+    else:
+        chosen = [str(e) for e in enabled if str(e) in _ARCHIVE_TYPES] if isinstance(enabled, list) else []
+    permalinks = config.get("permalinks")
+    permalinks = permalinks if isinstance(permalinks, dict) else {}
+    return {name: str(permalinks.get(_ARCHIVE_TYPES[name]) or ARCHIVE_PERMALINKS[_ARCHIVE_TYPES[name]])
+            for name in chosen}
 
 
 def _build(raw: dict[str, Any]) -> BuildSettings:
