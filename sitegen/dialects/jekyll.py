@@ -144,7 +144,7 @@ class JekyllDialect:
             for key in DATE_KEYS:
                 if key in merged:
                     merged[key] = in_zone(merged[key], zone, convert=True)
-        if real.startswith("_drafts/"):
+        if kind == "drafts":
             merged.setdefault("draft", True)
         if "url" not in merged:
             merged["url"] = _url(source, real, kind, merged, settings)
@@ -183,8 +183,9 @@ def _real_path(source: str, settings: dict[str, Any]) -> tuple[str, str]:
     for folder, into in settings.get("renames", {}).items():
         prefix = into + "/" if into else ""
         if into and source.startswith(prefix):
-            kind = "drafts" if folder == "_drafts" else "posts" if folder == "_posts" else folder[1:]
-            if folder == "_posts" and source.startswith("posts/drafts/"):
+            name = posixpath.basename(folder)  # `collections_dir` puts them in a folder: `my_collections/_talks`
+            kind = "drafts" if name == "_drafts" else "posts" if name == "_posts" else name[1:]
+            if name == "_posts" and source.startswith("posts/drafts/"):
                 continue
             return folder + "/" + source[len(prefix):], kind
     return source, "pages"

@@ -89,8 +89,12 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path, text: str = "") -> 
     language = _text(raw.get("lang") or raw.get("locale"), "en").replace("_", "-")
     collections = _collections(raw.get("collections"))
     permalink = _text(raw.get("permalink"), "date") or "date"
-    renames = [("_posts", "posts"), ("_drafts", "posts/drafts"), ("_pages", "")]
-    renames += [(f"_{name}", name) for name, meta in collections.items() if meta.get("output") and name != "posts"]
+    # `collections_dir`: the collections, `_posts` and `_drafts` are in that folder (`_pages` is no collection).
+    where = _text(raw.get("collections_dir")).strip("/")
+    where = where + "/" if where and where != "." else ""
+    renames = [(f"{where}_posts", "posts"), (f"{where}_drafts", "posts/drafts"), ("_pages", "")]
+    renames += [(f"{where}_{name}", name) for name, meta in collections.items()
+                if meta.get("output") and name != "posts"]
     exclude = tuple(DEFAULT_EXCLUDE) + tuple(str(x) for x in raw.get("exclude") or [] if isinstance(x, str | int))
     bibs = _bibliography(raw.get("scholar"), site_dir)
     paginate = raw.get("paginate")
@@ -112,8 +116,6 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path, text: str = "") -> 
     }
     params = {k: v for k, v in raw.items() if isinstance(k, str) and k not in READ}
     unmapped = sorted(k for k in params if k not in MACHINERY)
-    if raw.get("collections_dir"):
-        unmapped.append("collections_dir")
     if unmapped:
         warnings.append(Diagnostic(
             f"{len(unmapped)} keys of _config.yml have no sitegen equivalent and only reach `site.*` in Liquid: "

@@ -68,11 +68,8 @@ def test_all_archives_with_the_plugins_default_permalinks(make_site: MakeSite) -
         assert "a post with math" in html(result, page), page
     assert "a post with code" in html(result, "2024/03/10/index.html")
     assert "a post with math" not in html(result, "2024/index.html")
-
-
-def test_without_the_plugin_there_are_no_date_archives(make_site: MakeSite) -> None:
-    config = "title: Notes\njekyll-archives:\n  enabled: all\n"  # configured, but the plugin is not loaded
-    result = build(jekyll(make_site, POSTS, config))
+    # Configured but without the plugin loaded: Jekyll makes no archives (sitegen keeps its own term lists).
+    result = build(jekyll(make_site, POSTS, "title: Notes\njekyll-archives:\n  enabled: all\n", name="plain"))
     assert not any(re.match(r"(blog/)?\d{4}/(index|\d\d/index)", p) for p in result.files)
     assert "tag/math/index.html" not in result.files and "tags/math/index.html" in result.files  # sitegen's own
 
@@ -109,3 +106,23 @@ def test_an_unknown_timezone_is_a_located_warning_and_utc(make_site: MakeSite) -
     notes = [w for w in result.warnings if "Mars/X" in w.message]
     assert [(w.path, w.line) for w in notes] == [("_config.yml", 3)], [str(w) for w in result.warnings]
     assert 'datetime="2024-03-10T23:30:00+00:00"' in html(result, "2024/03/10/local/index.html")
+
+
+def test_collections_dir_holds_the_collections_posts_and_drafts(make_site: MakeSite) -> None:
+    config = ("title: Notes\ncollections_dir: my_collections\npermalink: /:year/:title/\n"
+              "collections:\n  talks:\n    output: true\n    permalink: /:collection/:name/\n"
+              "defaults:\n  - scope: {path: \"my_collections/_talks\"}\n    values: {venue: Hall A}\n")
+    site = jekyll(make_site, {
+        "my_collections/_posts/2024-03-10-hello.md": "---\ntitle: Hello\n---\nA post.\n",
+        "my_collections/_drafts/soon.md": "---\ntitle: Soon\ndate: 2024-05-01\n---\nA draft.\n",
+        "my_collections/_talks/keynote.md": "---\ntitle: Keynote\n---\nA talk.\n",
+        "_pages/about.md": "---\ntitle: About\npermalink: /about/\n---\nMe.\n",
+    }, config)
+    result = build(site)
+    assert "A post." in html(result, "2024/hello/index.html")
+    assert "A talk." in html(result, "talks/keynote/index.html")
+    assert "Me." in html(result, "about/index.html")
+    assert not any(p.startswith("my_collections/") for p in result.files)
+    assert not [w for w in result.warnings if "collections_dir" in w.message], [str(w) for w in result.warnings]
+    assert result.state is not None and result.state.plan.tree.pages["talks/keynote.md"].params["venue"] == "Hall A"
+    assert "A draft." in html(build(site, drafts=True), "2024/soon/index.html")
