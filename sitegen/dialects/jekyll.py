@@ -110,6 +110,7 @@ class JekyllDialect:
         settings = config.dialect_settings
         context = LiquidContext(
             site=site, base_path=config.base_path, origin=config.site_origin, citations=facts.citations,
+            bibliography=facts.bibliography,
             links={**{f"_pages/{s}": url for s, url in facts.urls.items()},  # `_pages/` is read as the root
                    **{_real_path(s, settings)[0]: url for s, url in facts.urls.items()}},
             posts={posixpath.splitext(posixpath.basename(s))[0]: url for s, url in facts.urls.items()
