@@ -148,6 +148,7 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
     if config.languages:
         plans = link_plans(sites, plans)
     warnings.extend(language_warnings)
+    warnings.extend(strings.notes)  # strings that are not texts, left out
     warnings.extend(missing_warnings(strings, [(lang.key, lang.tag) for lang in config.languages]))
     warnings.extend(page_warnings(pages))
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,

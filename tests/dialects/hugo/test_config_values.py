@@ -46,3 +46,19 @@ def test_a_value_of_the_wrong_type_is_a_located_warning(tmp_path: Path, setting:
     assert "Body." in html(result, "posts/late/index.html")
     if key == "timeZone":
         assert 'datetime="2024-03-10T23:30:00+00:00"' in html(result, "posts/late/index.html")  # UTC, as before
+
+
+@pytest.mark.parametrize("table, line", [
+    ("latest_posts: Newest\nall_posts: [1, 2]\nminutes_read:\n  one: [1]\n  other: x\n", 2),  # sitegen's own form
+    ("- id: latest_posts\n  translation: Newest\n- id: all_posts\n  translation: [1, 2]\n", 3),  # go-i18n's (Hugo)
+])
+def test_a_string_that_is_not_a_text_is_a_located_warning(tmp_path: Path, table: str, line: int) -> None:
+    result = build_hugo(tmp_path, {"i18n/en.yaml": table, "content/posts/late.md": POST})
+    notes = [w for w in result.warnings if "`all_posts`" in w.message]
+    assert [(w.path, w.line) for w in notes] == [("i18n/en.yaml", line)], [str(w) for w in result.warnings]
+    home = html(result, "index.html")
+    assert "Newest" in home and "All posts" in home  # the theme's text, not `[1, 2]` or `1, 2`
+    assert "[1, 2]" not in home and "1, 2" not in home and "['1', '2']" not in home
+    if "minutes_read" in table:
+        assert any("`minutes_read`" in w.message for w in result.warnings)
+        assert "min read" in html(result, "posts/late/index.html")
