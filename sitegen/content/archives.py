@@ -38,7 +38,7 @@ def place_terms(taxonomies: Mapping[str, Mapping[str, Term]], patterns: Mapping[
         if not pattern:
             continue
         for term in terms.values():
-            term.path = expand_pattern(pattern, {"name": term.slug, "type": name})
+            term.path = expand_pattern(pattern, {"name": term.slug})
 
 
 def date_archives(tree: ContentTree, patterns: Mapping[str, str]) -> dict[str, Term]:
@@ -59,6 +59,6 @@ def date_archives(tree: ContentTree, patterns: Mapping[str, str]) -> dict[str, T
             key = f"_archives/{kind}/{'/'.join(values.values())}"
             term = found.get(key)
             if term is None:
-                term = found[key] = Term(kind, name, name, path=expand_pattern(pattern, {**values, "type": kind}))
+                term = found[key] = Term(kind, name, name, path=expand_pattern(pattern, values))
             term.pages.append(source)
     return dict(sorted(found.items()))

@@ -148,14 +148,27 @@ _ARCHIVE_TYPES = {"year": "year", "month": "month", "day": "day", "tags": "tag",
 """What `enabled:` names -> the archive type its `permalinks:` and `layouts:` name."""
 
 
+V2_PERMALINKS = {"year": "/:collection/:year/", "month": "/:collection/:year/:month/",
+                 "day": "/:collection/:year/:month/:day/", "tags": "/:collection/:type/:name/",
+                 "categories": "/:collection/:type/:name/"}
+"""jekyll-archives-v2's defaults (al-folio since 2024), by what `enabled:` names."""
+
+
 def _archives(raw: dict[str, Any]) -> dict[str, str]:
-    """jekyll-archives, when the site uses the plugin: what sitegen's archives take (`year`, `month`, `day`,
-    `tags`, `categories`) -> the URL pattern of its pages (`permalinks:` over the plugin's defaults)."""
-    plugins = [*(raw.get("plugins") or []), *(raw.get("gems") or [])]
-    if "jekyll-archives" not in [p for p in plugins if isinstance(p, str)]:
-        return {}
+    """jekyll-archives (or al-folio's jekyll-archives-v2, configured per collection: `posts:`), when the site
+    loads the plugin: what sitegen's archives take (`year`, `month`, `day`, `tags`, `categories`) -> the URL
+    pattern of their pages (`permalinks:` over the plugin's defaults; `:type` and `:collection` filled in)."""
+    plugins = {p for p in [*(raw.get("plugins") or []), *(raw.get("gems") or [])] if isinstance(p, str)}
     config = raw.get("jekyll-archives")
     config = config if isinstance(config, dict) else {}
+    if "jekyll-archives-v2" in plugins:  # keyed by collection; sitegen's archives are the posts'
+        config, defaults, key_of = config.get("posts"), V2_PERMALINKS, {name: name for name in _ARCHIVE_TYPES}
+        config = config if isinstance(config, dict) else {}
+    elif "jekyll-archives" in plugins:
+        defaults = {name: ARCHIVE_PERMALINKS[kind] for name, kind in _ARCHIVE_TYPES.items()}
+        key_of = _ARCHIVE_TYPES
+    else:
+        return {}
     enabled = config.get("enabled")
     if enabled is True or enabled == "all":
         chosen = list(_ARCHIVE_TYPES)
@@ -163,8 +176,10 @@ def _archives(raw: dict[str, Any]) -> dict[str, str]:
         chosen = [str(e) for e in enabled if str(e) in _ARCHIVE_TYPES] if isinstance(enabled, list) else []
     permalinks = config.get("permalinks")
     permalinks = permalinks if isinstance(permalinks, dict) else {}
-    return {name: str(permalinks.get(_ARCHIVE_TYPES[name]) or ARCHIVE_PERMALINKS[_ARCHIVE_TYPES[name]])
-            for name in chosen}
+    patterns = {name: str(permalinks.get(key_of[name]) or defaults[name]) for name in chosen}
+    # `:type` is the archive's type (`tag`, `category`, `year`), `:collection` the posts' collection.
+    return {name: pattern.replace(":collection", "posts").replace(":type", _ARCHIVE_TYPES[name])
+            for name, pattern in patterns.items()}
 
 
 def _build(raw: dict[str, Any]) -> BuildSettings:

@@ -60,6 +60,25 @@ def test_al_folio_archives_are_at_its_configured_urls(make_site: MakeSite) -> No
     assert 'href="/blog/tag/formatting/"' in html(result, "tags/index.html")  # the terms' list links there
 
 
+def test_al_folio_2024_archives_v2_per_collection(make_site: MakeSite) -> None:
+    """jekyll-archives-v2 (docs/configuration.md): configured per collection; `:type` is the archive's type made
+    singular (`tag`, `category`), `:collection` the collection's name; defaults `/:collection/:year/` and
+    `/:collection/:type/:name/`."""
+    config = ("title: Ada\npermalink: /blog/:year/:title/\nplugins: [jekyll-archives-v2]\njekyll-archives:\n"
+              "  posts:\n    enabled: [year, tags, categories]\n    permalinks:\n      year: /blog/:year/\n"
+              "      tags: /blog/:type/:name/\n      categories: /blog/:type/:name/\n"
+              "  books:\n    enabled: [year]\n")
+    result = build(jekyll(make_site, POSTS, config))
+    assert 'href="/blog/2015/math/"' in html(result, "blog/2015/index.html")
+    assert 'href="/blog/2015/math/"' in html(result, "blog/tag/formatting/index.html")
+    assert 'href="/blog/2015/math/"' in html(result, "blog/category/sample-posts/index.html")
+    defaults = build(jekyll(make_site, POSTS, "title: A\nplugins: [jekyll-archives-v2]\njekyll-archives:\n"
+                                              "  posts:\n    enabled: all\n", name="defaults"))
+    for page in ("posts/2015/index.html", "posts/2015/10/index.html", "posts/2015/10/20/index.html",
+                 "posts/tag/math/index.html", "posts/category/sample-posts/index.html"):
+        assert "a post with math" in html(defaults, page), page
+
+
 def test_all_archives_with_the_plugins_default_permalinks(make_site: MakeSite) -> None:
     config = "title: Notes\nplugins: [jekyll-archives]\njekyll-archives:\n  enabled: all\n"
     result = build(jekyll(make_site, POSTS, config))
