@@ -58,6 +58,9 @@ def test_al_folio_archives_are_at_its_configured_urls(make_site: MakeSite) -> No
     assert "blog/2015/10/index.html" not in result.files and "2015/index.html" not in result.files
     assert "tags/formatting/index.html" not in result.files
     assert 'href="/blog/tag/formatting/"' in html(result, "tags/index.html")  # the terms' list links there
+    for feed in ("blog/tag/formatting/feed.xml", "blog/2015/feed.xml"):  # each archive's feed beside its page
+        assert "a post with math" in result.files[feed].decode(), feed
+    assert "tags/formatting/feed.xml" not in result.files
 
 
 def test_al_folio_2024_archives_v2_per_collection(make_site: MakeSite) -> None:
