@@ -62,8 +62,8 @@ class HugoConfigReader:
     notes: list[Diagnostic] = field(default_factory=list)
     """Warnings of a section reader (a language left out, a value of the wrong type), reported with the unmapped
     keys."""
-    text_of_file: str = ""
-    """The config file as written (`path`), to give warnings their line."""
+    texts: list[tuple[str, str]] = field(default_factory=list)
+    """The config files as written, (path, text), the one read last first: where warnings find their line."""
 
     def run(self) -> tuple[SiteConfig, list[Diagnostic]]:
         """Every section through its reader in `SECTIONS`; other keys are listed once as not mapped."""
@@ -85,15 +85,19 @@ class HugoConfigReader:
     def invalid(self, key: str, value: Any, expected: str) -> None:
         """A value sitegen cannot use as Hugo would (wrong type, unknown name): a warning at its line."""
         shown = json.dumps(value, ensure_ascii=False, default=str)
+        path, line = self.place_of(key)
         self.notes.append(Diagnostic(
-            f"`{key} = {shown[:60]}`: expected {expected}; the value is ignored", path=self.path,
-            line=self.line_of(key), hint="fix the value (see Hugo's configuration docs), or remove it"))
+            f"`{key} = {shown[:60]}`: expected {expected}; the value is ignored", path=path, line=line,
+            hint="fix the value (see Hugo's configuration docs), or remove it"))
 
-    def line_of(self, key: str) -> int | None:
-        """The line where `key` (its last dotted part) is set in the config file, if it can be found."""
+    def place_of(self, key: str) -> tuple[str, int | None]:
+        """The file and line where `key` (its last dotted part) is set, if it can be found; else the config."""
         name = re.escape(key.rsplit(".", 1)[-1])
-        found = re.search(rf"^\s*[\"']?{name}[\"']?\s*[=:]", self.text_of_file, re.MULTILINE | re.IGNORECASE)
-        return self.text_of_file.count("\n", 0, found.start()) + 1 if found else None
+        for path, text in self.texts:
+            found = re.search(rf"^\s*[\"']?{name}[\"']?\s*[=:]", text, re.MULTILINE | re.IGNORECASE)
+            if found:
+                return path, text.count("\n", 0, found.start()) + 1
+        return self.path, None
 
     def text(self, value: Any, key: str) -> str | None:
         if isinstance(value, str | int | float) and not isinstance(value, bool):
@@ -372,7 +376,7 @@ def _read(file: Path, site_dir: Path) -> str:
 def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     """A Hugo site's configuration as a SiteConfig, with one warning listing the keys that cannot map."""
     raw, path = read_hugo_config(site_dir)
-    reader = HugoConfigReader(raw, path, text_of_file=_text_of(site_dir / path))
+    reader = HugoConfigReader(raw, path, texts=_texts_of(site_dir))
     reader.values["site_layouts"] = False  # Go templates: sitegen's theme renders the pages
     reader.values["weight_first"] = True  # Hugo lists weighted (pinned) pages first
     if (site_dir / "layouts").is_dir():
@@ -380,12 +384,20 @@ def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     return reader.run()
 
 
-def _text_of(file: Path) -> str:
-    """A config file's text for the lines of warnings ("" for `config/_default/` or an unreadable file)."""
-    try:
-        return file.read_text(encoding="utf-8") if file.is_file() else ""
-    except (OSError, UnicodeDecodeError):
-        return ""
+def _texts_of(site_dir: Path) -> list[tuple[str, str]]:
+    """The config files' texts, for the lines of warnings: the root file, then `config/_default/`'s (last first,
+    as the later ones win)."""
+    files = [site_dir / name for name in ROOT_FILES if (site_dir / name).is_file()][:1]
+    folder = site_dir / CONFIG_DIR
+    if folder.is_dir():
+        files += sorted((f for f in folder.iterdir() if f.suffix in _EXTENSIONS and f.is_file()), reverse=True)
+    texts = []
+    for file in files:
+        try:
+            texts.append((file.relative_to(site_dir).as_posix(), file.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError):
+            continue  # read (and reported) with the configuration itself
+    return texts
 
 
 def is_hugo_site(site_dir: Path) -> bool:

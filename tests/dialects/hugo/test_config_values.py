@@ -62,3 +62,13 @@ def test_a_string_that_is_not_a_text_is_a_located_warning(tmp_path: Path, table:
     if "minutes_read" in table:
         assert any("`minutes_read`" in w.message for w in result.warnings)
         assert "min read" in html(result, "posts/late/index.html")
+
+
+def test_a_wrong_value_in_config_default_names_its_file(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {"config/_default/hugo.toml": HUGO_TOML,
+                                   "config/_default/params.toml": 'description = "d"\n',
+                                   "config/_default/pagination.toml": "disableAliases = true\npagerSize = 'ten'\n",
+                                   "content/posts/late.md": POST})
+    notes = [w for w in result.warnings if "`pagination.pagerSize = " in w.message]
+    assert [(w.path, w.line) for w in notes] == [("config/_default/pagination.toml", 2)], [str(w) for w in
+                                                                                           result.warnings]
