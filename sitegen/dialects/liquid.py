@@ -4,7 +4,8 @@ Two passes. A small tokenizer (positions kept, for file:line warnings) first rep
 Jekyll and its plugins rather than to Liquid itself: `{% highlight %}` (a fenced code block: escaped, never
 live HTML), `{% link %}`, `{% post_url %}`, `{% include figure.liquid|figure.html|youtube.html|video.liquid %}`,
 `{% cite %}`/`{% reference %}` (jekyll-scholar: a link to the entry on the publications page),
-`{% bibliography %}` (the publications page lists them). Any other include or unknown tag stays visible as
+`{% bibliography %}` (the publications page lists them; elsewhere, or with options that select, the list is put
+in place: `sitegen.dialects.scholar`). Any other include or unknown tag stays visible as
 escaped text, with one warning per name. Then python-liquid renders what is Liquid proper (`{% raw %}`, `{% if %}`,
 `{% for %}`, `{% assign %}`, `{{ site.baseurl }}`, `{{ page.title }}`, filters such as `relative_url`).
 """
