@@ -181,6 +181,8 @@ def _padded_date(text: str) -> str:
 def _real_path(source: str, settings: dict[str, Any]) -> tuple[str, str]:
     """The file's path in the site (`posts/x.md` -> `_posts/x.md`) and its Jekyll type (`posts`, `pages`, or a
     collection's name)."""
+    if source in settings.get("in_pages", ()):
+        return "_pages/" + source, "pages"
     for folder, into in settings.get("renames", {}).items():
         prefix = into + "/" if into else ""
         if into and source.startswith(prefix):
@@ -228,7 +230,7 @@ def _url(source: str, real: str, kind: str, data: dict[str, Any], settings: dict
                                   else categories if isinstance(categories, list) else []))
     site_style = str(settings.get("permalink") or "date")
     if kind == "pages":
-        folder = posixpath.dirname(source)
+        folder = posixpath.dirname(real)
         path = folder + "/" if folder else ""
         pattern = data.get("permalink") or ("/:path/" if name == "index" else
                                             jekyll_urls.with_suffix("/:path/:basename", site_style))

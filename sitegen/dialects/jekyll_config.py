@@ -106,6 +106,7 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path, text: str = "") -> 
         "timezone": timezone,
         "archives": _archives(raw),
         "renames": dict(renames),
+        "in_pages": _in_pages(site_dir),
         "list_pages": _list_pages(site_dir, {name for name, meta in collections.items() if meta.get("output")}),
         # jekyll-scholar (bibtex-ruby) builds past a malformed entry or a repeated key: so does sitegen, with a
         # warning for each (the entry is left out, or its field ignored) instead of stopping the build.
@@ -247,6 +248,16 @@ def _nav_pages(site_dir: Path) -> tuple[MenuItem, ...]:
     # The weight is `nav_order` as written (pages without one after the rest, in title order).
     return tuple(MenuItem(title, url, int(order) if order < 1e9 else 1000 + i)
                  for i, (order, title, url) in enumerate(items))
+
+
+def _in_pages(site_dir: Path) -> list[str]:
+    """The pages of `_pages/` (read as the site's root), by content path (`sub/x.md`): Jekyll gives them
+    `_pages/` paths (a page there without a `permalink` is at `/_pages/x/`, a `defaults` scope `_pages` holds it)."""
+    folder = site_dir / "_pages"
+    if not folder.is_dir():
+        return []
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.suffix.lower() in
+                  (".md", ".markdown") and p.is_file())
 
 
 _LOOP = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.(\w+)")

@@ -148,3 +148,15 @@ def test_collections_dir_holds_the_collections_posts_and_drafts(make_site: MakeS
     assert not [w for w in result.warnings if "collections_dir" in w.message], [str(w) for w in result.warnings]
     assert result.state is not None and result.state.plan.tree.pages["talks/keynote.md"].params["venue"] == "Hall A"
     assert "A draft." in html(build(site, drafts=True), "2024/soon/index.html")
+
+
+def test_a_page_of_pages_keeps_its_jekyll_path(make_site: MakeSite) -> None:
+    """al-folio's `_pages/dropdown.md` has no permalink: Jekyll publishes it at `/_pages/dropdown/` (`_pages` is an
+    included folder, not a collection), and a `defaults` scope `path: _pages` applies to it."""
+    config = ("title: A\npermalink: pretty\ninclude: [_pages]\n"
+              "defaults:\n  - scope: {path: _pages}\n    values: {layout: page, note: from defaults}\n")
+    result = build(jekyll(make_site, {"_pages/dropdown.md": "---\ntitle: submenus\nnav: true\n---\nMenu.\n",
+                                      "_pages/about.md": "---\ntitle: About\npermalink: /\n---\nMe.\n"}, config))
+    assert "Menu." in html(result, "_pages/dropdown/index.html") and "dropdown/index.html" not in result.files
+    assert "Me." in html(result, "index.html")
+    assert result.state is not None and result.state.plan.tree.pages["dropdown.md"].params["note"] == "from defaults"
