@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sitegen.config import SiteConfig
+from sitegen.content.archives import date_archives, place_terms
 from sitegen.content.landing import plan_landing
 from sitegen.content.languages import Translations
 from sitegen.content.news import URL as NEWS_URL
@@ -26,11 +28,12 @@ from sitegen.content.talks import Talk, read_talk
 from sitegen.content.taxonomies import Term, apply_term_permalinks, collect_taxonomies, taxonomy_content
 from sitegen.content.tree import ContentTree, assemble_tree
 from sitegen.content.urls import UrlHelper, output_path_for
-from sitegen.cv.publication import Publication
+from sitegen.cv.publication import Publication, newest_first
 from sitegen.cv.pubpage import PublicationList, plan_publications
 from sitegen.cv.site import CVPlan, plan_cv
 from sitegen.cv.source import CVOptions, CVSource
 from sitegen.dialects import NATIVE, Dialect, SiteFacts
+from sitegen.dialects.scholar import bibtex_fields
 from sitegen.errors import ContentError, Diagnostic, SitegenError, raise_if_any
 from sitegen.memo import key_of
 
@@ -100,6 +103,8 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
         tree, taxonomy_pages = taxonomy_content(tree, taxonomies, dialect.term_slug)
     apply_term_permalinks(taxonomies, config.permalinks, dialect.term_slug)
     content = tuple(sorted(tree.pages))
+    archive_patterns = config.dialect_settings.get("archives") or {}
+    place_terms(taxonomies, archive_patterns)
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
     # /publications/ wins over the generated one).
     cv_plan = plan_cv(tree, urls, cvs, cv_options, publications)
@@ -109,14 +114,15 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     news, news_errors = read_news(data, tree.pages, tree.urls)
     errors.extend(news_errors)
     tree = _with_pages(tree, *_news_page(tree, news, config))
-    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies, taxonomy_pages)
+    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies, date_archives(tree, archive_patterns),
+                                                                  taxonomy_pages)
     tree = _with_pages(tree, listing_pages, listing_urls)
     content = (*content, *sorted(s for s, p in listing_pages.items() if p.body.strip()))  # their own pages' text
     # Landing pages (Hugo Blox, Wowchemy, hugo-resume): their blocks' pages and authors (a profile may be a term's)
     tree, notes = plan_landing(tree, pages, data, now, dialect, config.params)
     raise_if_any([*errors, *url_collisions(tree.urls, generated=set(listing_pages))])
     page_context = {**cv_plan.context, **pubs.context}
-    facts = site_facts(config, tree, content, data, urls, page_context)
+    facts = site_facts(config, tree, content, data, urls, page_context, publications)
     bound = dialect.for_site(facts)
     return SitePlan(config=config, tree=tree, content=content, taxonomies=taxonomies, listing_terms=listing_terms,
                     data=data, urls=urls, dialect=bound, build_date=build_date, cv=cv_plan, publications=pubs.listing,
@@ -126,9 +132,10 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
 
 
 def site_facts(config: SiteConfig, tree: ContentTree, content: tuple[str, ...], data: dict[str, Any],
-               urls: UrlHelper, page_context: Mapping[str, Mapping[str, Any]]) -> SiteFacts:
-    """What in-content syntax may read of the planned site: every content page's variables and URL, and where
-    each BibTeX entry is shown (the first publications page)."""
+               urls: UrlHelper, page_context: Mapping[str, Mapping[str, Any]],
+               publications: list[Publication] | None = None) -> SiteFacts:
+    """What in-content syntax may read of the planned site: every content page's variables and URL, where
+    each BibTeX entry is shown (the first publications page), and the entries themselves."""
     pages: dict[str, dict[str, Any]] = {}
     for source in content:
         page = tree.pages[source]
@@ -140,8 +147,24 @@ def site_facts(config: SiteConfig, tree: ContentTree, content: tuple[str, ...], 
         listing = context.get("publications")
         for entry in getattr(listing, "entries", []):
             citations.setdefault(entry.key, f"{tree.urls[source]}#{entry.id}")
+    bibliography = tuple(_bib_entry(p, citations.get(p.key, "")) for p in newest_first(list(publications or []))
+                         if p.key)
     return SiteFacts(config=config, data=data, pages=pages, urls={s: tree.urls[s] for s in content},
-                     citations=citations)
+                     citations=citations, bibliography=bibliography)
+
+
+def _bib_entry(p: Publication, url: str) -> dict[str, Any]:
+    """A BibTeX entry as in-content bibliography lists select and show it (`SiteFacts.bibliography`)."""
+    kind, fields = bibtex_fields(p.bibtex)
+    fields.update(dict(p.extra))
+    if p.selected:
+        fields["selected"] = "true"
+    if p.tags:
+        fields.setdefault("keywords", ", ".join(p.tags))
+    fields.setdefault("year", p.year)
+    return {"key": p.key, "type": kind, "fields": fields, "year": p.year, "authors": list(p.authors),
+            "title": p.title, "venue": p.venue, "url": url,
+            "file": posixpath.splitext(posixpath.basename(p.path))[0]}
 
 
 def _news_page(tree: ContentTree, news: list[NewsItem], config: SiteConfig
@@ -155,13 +178,19 @@ def _news_page(tree: ContentTree, news: list[NewsItem], config: SiteConfig
     return {NEWS_PAGE: page}, {NEWS_PAGE: NEWS_URL}
 
 
-def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]], own: Mapping[str, Page] | None = None
-                     ) -> tuple[dict[str, Page], dict[str, str], dict[str, Term]]:
-    """Taxonomy index pages, term pages and the 404 page: (pages, their URLs, term page -> Term). A taxonomy or
-    term with a content page of its own (`own`, `Term.page`) takes its title, description and params."""
+def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]], archives: Mapping[str, Term] | None = None,
+                     own: Mapping[str, Page] | None = None) -> tuple[dict[str, Page], dict[str, str], dict[str, Term]]:
+    """Taxonomy index pages, term pages, date archives (`sitegen.content.archives`) and the 404 page: (pages,
+    their URLs, term page -> Term). A taxonomy or term with a content page of its own (`own`, `Term.page`) takes
+    its title, description, params and text."""
     pages: dict[str, Page] = {}
     urls: dict[str, str] = {}
     terms_of: dict[str, Term] = {}
+    for source, term in (archives or {}).items():  # listed like a term of the posts, under the posts' list
+        pages[source] = Page(source=source, kind="term", title=term.name, body="", generated=True,
+                             params={"taxonomy": "posts", "term": term.slug, "archive": term.taxonomy})
+        urls[source] = term.url
+        terms_of[source] = term
     for name, terms in taxonomies.items():
         page = _listing(Page(source=f"_taxonomies/{name}", kind="taxonomy", title=name.replace("_", " ").title(),
                              body="", params={"taxonomy": name}, generated=True), (own or {}).get(name))

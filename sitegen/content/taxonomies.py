@@ -25,18 +25,19 @@ class Term:
     """The URL segment when it is not `slug`: the `slug:` of the term's own page (`content/tags/x/_index.md`)."""
     page: Page | None = None
     """The term's own content page (`content/categories/<term>/_index.md`): its title, description and params."""
-    permalink: str = ""
-    """The term page's path from the site's `permalinks` for the taxonomy (`tags: /tag/:slug/` -> `/tag/x/`)."""
+    path: str = ""
+    """Where the term's page is when not at sitegen's `/<taxonomy>/<slug>/`: the site's archive plugin's pattern
+    (`/blog/tag/x/`, `sitegen.content.archives`) or its `permalinks` for the taxonomy (`tags: /tag/:slug/`)."""
 
     @property
-    def path(self) -> str:
+    def site_path(self) -> str:
         """Site path of the term page, not percent-encoded (`/tags/c#/`)."""
-        return self.permalink or f"/{self.taxonomy}/{self.url_slug or self.slug}/"
+        return self.path or f"/{self.taxonomy}/{self.url_slug or self.slug}/"
 
     @property
     def url(self) -> str:
         """Site path of the term page (`/tags/deep-learning/`)."""
-        return self.path.replace("#", "%23")
+        return self.site_path.replace("#", "%23")
 
 
 def collect_taxonomies(tree: ContentTree, names: tuple[str, ...], slug_of: Callable[[str], str] = term_slug
@@ -119,7 +120,7 @@ def apply_term_permalinks(taxonomies: dict[str, dict[str, Term]], permalinks: Ma
             continue
         for slug, term in terms.items():
             segment = term.url_slug or (slug_of(term.page.title) if term.page and term.page.title else "") or slug
-            terms[slug] = dataclasses.replace(term, permalink=_term_path(pattern, name, segment))
+            terms[slug] = dataclasses.replace(term, path=_term_path(pattern, name, segment))
 
 
 def _term_path(pattern: str, taxonomy: str, segment: str) -> str:

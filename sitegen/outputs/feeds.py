@@ -36,6 +36,9 @@ def feed_paths(state: SiteState) -> dict[str, tuple[str, list[str]]]:
             feeds[f"{key}/feed.xml"] = (f"{name.title if name else key} · {title}", _deep_pages(state, key))
     for terms in state.taxonomies.values():
         for term in terms.values():
+            feeds[f"{term.site_path.strip('/')}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
+    for term in state.plan.listing_terms.values():  # date archives (`sitegen.content.archives`): beside their page
+        if term.path and term.taxonomy not in state.taxonomies:
             feeds[f"{term.path.strip('/')}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
     return feeds
 
