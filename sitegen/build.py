@@ -173,7 +173,7 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
             own_memo.finish()
             memo.dirty = memo.dirty or own_memo.dirty
         warnings.extend(relabel_language(w, site.origins) for w in [
-            *left_out_warnings(plan.tree, site.pages, now), *built.warnings])
+            *left_out_warnings(plan.tree, site.pages, now), *plan.notes, *built.warnings])
         raise_if_any([relabel_language(e, site.origins) for e in built.errors])
         errors.extend(merge_files(files, origins, built.files, built.origins, site.output_prefix,
                                   default=site is sites[0]))

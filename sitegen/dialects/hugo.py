@@ -171,8 +171,13 @@ def _params(r: HugoConfigReader, value: Any) -> None:
     if not isinstance(value, dict):
         r.invalid("params", value, "a table of parameters (`[params]`)")
         return
-    r.values["params"] = value
     lowered = {str(k).lower(): v for k, v in value.items()}
+    sections = lowered.get("mainsections")
+    if isinstance(sections, str):
+        sections = [sections]
+    if isinstance(sections, list) and "main_sections" not in value:  # the sections the home page and archives list
+        value = {**value, "main_sections": [str(s) for s in sections]}
+    r.values["params"] = value
     if isinstance(lowered.get("description"), str):
         r.values.setdefault("description", lowered["description"])
     if "author" in lowered and "author" not in r.values:
@@ -379,6 +384,7 @@ def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     reader = HugoConfigReader(raw, path, texts=_texts_of(site_dir))
     reader.values["site_layouts"] = False  # Go templates: sitegen's theme renders the pages
     reader.values["weight_first"] = True  # Hugo lists weighted (pinned) pages first
+    reader.values["dialect_settings"] = {"taxonomy_pages": "content"}  # content/tags/_index.md is /tags/'s text
     if (site_dir / "layouts").is_dir():
         reader.unmapped.append("layouts/ (Hugo templates cannot run: sitegen's theme renders the pages)")
     return reader.run()

@@ -34,10 +34,9 @@ def feed_paths(state: SiteState) -> dict[str, tuple[str, list[str]]]:
         if key and "/" not in key and section.pages:
             name = state.view(section.page)
             feeds[f"{key}/feed.xml"] = (f"{name.title if name else key} · {title}", _deep_pages(state, key))
-    for taxonomy, terms in state.taxonomies.items():
+    for terms in state.taxonomies.values():
         for term in terms.values():
-            folder = term.path.strip("/") if term.path else f"{taxonomy}/{term.slug}"
-            feeds[f"{folder}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
+            feeds[f"{term.site_path.strip('/')}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
     for term in state.plan.listing_terms.values():  # date archives (`sitegen.content.archives`): beside their page
         if term.path and term.taxonomy not in state.taxonomies:
             feeds[f"{term.path.strip('/')}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
