@@ -170,6 +170,29 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     return files
 
 
+def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfig, memo: BuildMemo
+                           ) -> list[SitegenError]:
+    """Every template of the site's own (its `layouts/`, a theme in its `themes/` folder) that does not compile,
+    found before anything renders, so that it is reported in the same run as the site's config and content
+    errors (not in a later round). sitegen's own themes are tested, and compiled as they are used."""
+    search_path = [*site_layouts(site_dir, config), *(t / "layouts" for t in themes)]
+    own = [p for p in search_path if p.is_relative_to(site_dir) and p.is_dir()]
+    if not own:
+        return []
+    names = sorted({f.relative_to(folder).as_posix() for folder in own for f in folder.rglob("*.html")
+                    if f.is_file()})
+    env = make_environment(search_path, config, lambda text: text, bytecode_cache=MemoBytecodeCache(memo))
+    errors: list[SitegenError] = []
+    for name in names:
+        try:
+            env.get_template(name)  # the one the name resolves to: a site layout shadows the theme's
+        except jinja2.TemplateSyntaxError as exc:
+            errors.append(_relative(template_error(exc, None), site_dir, themes))
+        except (jinja2.TemplateError, SitegenError, OSError):
+            continue  # unreadable or outside the site: reported as before, by the page that uses it
+    return errors
+
+
 def _compile_templates(env: jinja2.Environment) -> None:
     """Compile every layout ahead of rendering; one that does not compile is reported when it is used."""
     for name in env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml", ".json"))):
