@@ -119,3 +119,9 @@ def test_jekyll_site_config_and_content_errors_in_one_run(tmp_path: Path) -> Non
     assert any(w.startswith("_config.yml:3:") for w in where), text
     assert [w.rsplit(":", 2)[0] for w in where if w.startswith("_posts/")] == [
         "_posts/2024-01-01-one.md", "_posts/2024-01-02-two.md"], text
+
+
+def test_a_missing_theme_does_not_hide_the_content_errors(make_site: MakeSite) -> None:
+    text = errors_of(make_site({"sitegen.yaml": "title: T\ntheme: nosuch\n", **BAD_PAGES}, layouts=False))
+    assert "theme `nosuch` not found" in text
+    assert located(text)[:3] == ["content/a.md:3:1", "content/b.md:3:1", "content/c.md:3:1"], text
