@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import posixpath
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,10 +188,16 @@ def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfi
         try:
             env.get_template(name)  # the one the name resolves to: a site layout shadows the theme's
         except jinja2.TemplateSyntaxError as exc:
-            errors.append(_relative(template_error(exc, None), site_dir, themes))
+            if not _GO_TEMPLATE.search(exc.source or ""):
+                errors.append(_relative(template_error(exc, None), site_dir, themes))
         except (jinja2.TemplateError, SitegenError, OSError):
             continue  # unreadable or outside the site: reported as before, by the page that uses it
     return errors
+
+
+_GO_TEMPLATE = re.compile(r"\{\{-?\s*(?:define|partial|template|range|with|end)\b|\{\{-?\s*\.[A-Z]")
+"""Hugo's Go templates left in a site's layouts/ (`{{ define "main" }}`, `{{ .Title }}`): never Jinja, not used
+unless a page picks one by name, which reports it then."""
 
 
 def _compile_templates(env: jinja2.Environment) -> None:

@@ -125,3 +125,10 @@ def test_a_missing_theme_does_not_hide_the_content_errors(make_site: MakeSite) -
     text = errors_of(make_site({"sitegen.yaml": "title: T\ntheme: nosuch\n", **BAD_PAGES}, layouts=False))
     assert "theme `nosuch` not found" in text
     assert located(text)[:3] == ["content/a.md:3:1", "content/b.md:3:1", "content/c.md:3:1"], text
+
+
+def test_hugo_go_templates_left_in_layouts_are_not_compiled_as_jinja(make_site: MakeSite) -> None:
+    """A Hugo site given a sitegen.yaml keeps its Go templates in layouts/_default/: no page picks them."""
+    site = make_site({"layouts/_default/single.html": '{{ define "main" }}<h1>{{ .Title }}</h1>{{ end }}\n',
+                      "content/a.md": "---\ntitle: A\n---\nA\n"})
+    assert "<h1>A</h1>" in build(site).files["a/index.html"].decode()
