@@ -112,3 +112,10 @@ def test_links_are_read_from_markdown_and_html_outside_code_and_comments() -> No
     body = ("[a](/a) ![b](/b.png \"t\") <a href='/c'>c</a> `[d](/d)`\n<!-- [e](/e)\n[f](/f) -->\n"
             "~~~\n[g](/g)\n~~~\n[h]: /h\n[^1]: [i](/i) footnote\n")
     assert list(page_links(body)) == [(0, "/a"), (0, "/b.png"), (0, "/c"), (6, "/h"), (7, "/i")]
+
+
+def test_build_check_says_it_too(imported: tuple[Path, object], tmp_path: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    dest, _ = imported
+    assert main(["build", "--source", str(dest), "--output", str(tmp_path / "out"), "--check", "--no-cache"]) == 1
+    assert "broken in the original site already (_news/paper.md:5" in capsys.readouterr().err
