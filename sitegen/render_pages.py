@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import posixpath
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,6 +169,35 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         files[item.path] = body
     raise_if_any([_relative(e, site_dir, themes) for e in errors])
     return files
+
+
+def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfig, memo: BuildMemo
+                           ) -> list[SitegenError]:
+    """Every template of the site's own (its `layouts/`, a theme in its `themes/` folder) that does not compile,
+    found before anything renders, so that it is reported in the same run as the site's config and content
+    errors (not in a later round). sitegen's own themes are tested, and compiled as they are used."""
+    search_path = [*site_layouts(site_dir, config), *(t / "layouts" for t in themes)]
+    own = [p for p in search_path if p.is_relative_to(site_dir) and p.is_dir()]
+    if not own:
+        return []
+    names = sorted({f.relative_to(folder).as_posix() for folder in own for f in folder.rglob("*.html")
+                    if f.is_file()})
+    env = make_environment(search_path, config, lambda text: text, bytecode_cache=MemoBytecodeCache(memo))
+    errors: list[SitegenError] = []
+    for name in names:
+        try:
+            env.get_template(name)  # the one the name resolves to: a site layout shadows the theme's
+        except jinja2.TemplateSyntaxError as exc:
+            if not _GO_TEMPLATE.search(exc.source or ""):
+                errors.append(_relative(template_error(exc, None), site_dir, themes))
+        except (jinja2.TemplateError, SitegenError, OSError):
+            continue  # unreadable or outside the site: reported as before, by the page that uses it
+    return errors
+
+
+_GO_TEMPLATE = re.compile(r"\{\{-?\s*(?:define|partial|template|range|with|end)\b|\{\{-?\s*\.[A-Z]")
+"""Hugo's Go templates left in a site's layouts/ (`{{ define "main" }}`, `{{ .Title }}`): never Jinja, not used
+unless a page picks one by name, which reports it then."""
 
 
 def _compile_templates(env: jinja2.Environment) -> None:

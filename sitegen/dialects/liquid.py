@@ -254,9 +254,13 @@ def _include(args: str, context: LiquidContext, warn: Callable[[str, int, str, s
         src = params.get("path") or params.get("image") or params.get("image_path") or ""
         caption = params.get("caption", "")
         alt = params.get("alt") or params.get("title") or caption
-        img = (f'<img src="{html.escape(_asset(src, context))}" alt="{html.escape(alt)}"'
-               + (f' class="{html.escape(params["class"])}"' if params.get("class") else "")
-               + (f' width="{html.escape(params["width"])}"' if params.get("width") else "") + ' loading="lazy">')
+        # As al-folio's figure.liquid writes them: `url` is the src as given, `loading` defaults to lazy.
+        attributes = [("class", params.get("class")), ("width", params.get("width")),
+                      ("height", params.get("height")), ("title", params.get("title")),
+                      ("loading", params.get("loading") or "lazy")]
+        img = (f'<img src="{html.escape(params.get("url") or _asset(src, context))}" alt="{html.escape(alt)}"'
+               + "".join(f' {name}="{html.escape(value)}"' for name, value in attributes if value)
+               + (" data-zoomable" if str(params.get("zoomable", "")).lower() not in ("", "false") else "") + ">")
         cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
         return f"<figure>{img}{cap}</figure>"
     if name == "base_path":  # minimal-mistakes' and academicpages' `{% include base_path %}`
@@ -281,6 +285,8 @@ def _value(written: str, context: LiquidContext) -> str:
     """An include argument: a quoted string, or a variable such as `page.image`."""
     if written[:1] in "\"'":
         return written[1:-1]
+    if written in ("true", "false") or written.replace(".", "", 1).isdigit():  # Liquid literals, not variables
+        return written
     node: Any = {"site": context.site, "page": context.page}
     for part in written.split("."):
         node = node.get(part) if isinstance(node, Mapping) else None
