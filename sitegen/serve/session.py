@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.build import BuildOptions, BuildResult, build_site
+from sitegen.cache import load_memo
 from sitegen.dialects import load_site_config
 from sitegen.errors import SitegenError
 from sitegen.incremental import rebuild_edited_pages
@@ -45,7 +46,7 @@ class ServeSession:
         self.memo = BuildMemo()
         self.hub = ReloadHub()
         self.say = say
-        self.state = ServerState(Snapshot({"index.html": _STARTING_PAGE}), self.hub, reload=reload)
+        self.state = ServerState(Snapshot({}, building=True), self.hub, reload=reload)
         self.stop_event = threading.Event()
         self.lock = threading.Lock()
         self.server: DevServer | None = None
@@ -88,6 +89,9 @@ class ServeSession:
                     "rebuilds\n" + "".join(traceback.format_exception(exc)))
                 self.last = RebuildStats(time.perf_counter() - started, 0, False)
                 self.say(message)
+                if self.state.snapshot.building:  # the first build failed: a page that says so, and the overlay
+                    with self.snapshot_lock:
+                        self.state.snapshot = Snapshot({"index.html": _STARTING_PAGE})
                 self.hub.failed(message)
                 return False
             if self.result is not None and self.result.state is not None and self.result.state is not result.state:
@@ -95,6 +99,7 @@ class ServeSession:
             self.result = result
             left_out = left_out_notices(result.state.tree) if result.state is not None else {}
             with self.snapshot_lock:
+                first = self.state.snapshot.building
                 old = self.state.snapshot.files
                 # Until the background indexer catches up, the last search index is served.
                 new = {**result.files, **{k: v for k, v in old.items() if k.startswith(INDEX_DIR)}}
@@ -108,7 +113,9 @@ class ServeSession:
             self.last = RebuildStats(elapsed, len(changed), True)
             for warning in result.warnings:
                 self.say(warning.format())
-            if self.builds > 1 or self.hub.error:
+            if first:  # tabs opened on the building page load the site
+                self.hub.built(None)
+            elif self.builds > 1 or self.hub.error:
                 css_only = changed and all(k.endswith(".css") for k in changed)
                 paths = [result.config.base_path + k for k in changed] if css_only else None
                 if changed or self.hub.error:
@@ -117,9 +124,13 @@ class ServeSession:
                          + (" (stylesheets swapped)" if css_only else ""))
             return True
 
-    def start(self, host: str, port: int, *, auto_port: bool) -> tuple[str, int]:
-        """Build, bind (trying the next ports when allowed) and start watching."""
-        self.build_once()
+    def start(self, host: str, port: int, *, auto_port: bool,
+              listening: Callable[[str, int], None] | None = None) -> tuple[str, int]:
+        """Bind (trying the next ports when allowed), build, and start watching.
+
+        The server answers from the moment it listens (`listening(host, port)` is called then): until the first
+        build is complete, every page request gets the building page, which reloads into the site once it is.
+        """
         last_error: OSError | None = None
         for candidate in range(port, port + (20 if auto_port else 1)):
             try:
@@ -135,7 +146,13 @@ class ServeSession:
                                hint=f"port {port} is in use; pick another with --port (for example "
                                     f"--port {port + 1}), or --port 0 for any free port")
         serve_in_thread(self.server)
-        bound = self.server.server_address[1]
+        bound = int(self.server.server_address[1])
+        if listening is not None:
+            listening(host, bound)
+        # The cache `sitegen build` leaves makes the first build a warm one (read only: serve writes nothing into
+        # the site folder); without one, everything is rendered once, as a cold build does.
+        self.memo = load_memo(self.options.source) or self.memo
+        self.build_once()
         site = self.options.source
         config, _ = load_site_config(site)
         themes = theme_dirs(site, config.theme)
@@ -143,7 +160,7 @@ class ServeSession:
         watch_paths = [site, *[t for t in themes if not t.is_relative_to(site.resolve())]]
         watch_in_thread(watch_paths, SourceFilter(site, ignore, in_place=not config.layout.content_dir),
                         self._on_change, self.stop_event)
-        return host, int(bound)
+        return host, bound
 
     def _index_loop(self) -> None:
         """Index the latest build for search, after it is served; a newer build while indexing wins."""
