@@ -8,6 +8,7 @@ import mimetypes
 import socket
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from urllib.parse import urlsplit
@@ -37,7 +38,7 @@ refresh covers `--no-reload`)."""
 class Snapshot:
     """One complete build: replaced as a whole, so a request never sees half of a rebuild."""
 
-    files: dict[str, bytes]
+    files: Mapping[str, bytes]
     base_path: str = "/"
     left_out: dict[str, str] = field(default_factory=dict)
     """Output path of a page the build left out (draft, future, expired) -> why, for its 404 (`notfound.py`)."""

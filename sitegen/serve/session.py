@@ -6,6 +6,7 @@ import dataclasses
 import threading
 import time
 import traceback
+from collections import ChainMap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ from sitegen.dialects import load_site_config
 from sitegen.errors import SitegenError
 from sitegen.incremental import rebuild_edited_pages
 from sitegen.memo import BuildMemo
-from sitegen.outputs.search import INDEX_DIR, Indexer
+from sitegen.outputs.search import Indexer
 from sitegen.serve.livereload import ReloadHub
 from sitegen.serve.notfound import left_out_notices
 from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
@@ -62,6 +63,10 @@ class ServeSession:
         self._index_wanted = threading.Condition()
         self.indexed: BuildResult | None = None
         """The build whose search index the snapshot serves."""
+        self._site_files: dict[str, bytes] = {}
+        self._index_files: dict[str, bytes] = {}
+        """The snapshot serves these two as one (the index first): a build or the indexer replaces its own half,
+        without copying the other."""
         threading.Thread(target=self._index_loop, name="sitegen-search-index", daemon=True).start()
 
     def _build(self, changes: set[Path] | None) -> BuildResult:
@@ -100,11 +105,13 @@ class ServeSession:
             left_out = left_out_notices(result.state.tree) if result.state is not None else {}
             with self.snapshot_lock:
                 first = self.state.snapshot.building
-                old = self.state.snapshot.files
+                old, new = self._site_files, result.files
+                self._site_files = new
                 # Until the background indexer catches up, the last search index is served.
-                new = {**result.files, **{k: v for k, v in old.items() if k.startswith(INDEX_DIR)}}
-                self.state.snapshot = Snapshot(new, result.config.base_path, left_out)
-            changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+                self.state.snapshot = Snapshot(ChainMap(self._index_files, new), result.config.base_path, left_out)
+            # A quick rebuild names the files it made again: the others are the last build's, unchanged.
+            maybe = result.touched if result.touched is not None and not first else set(old) | set(new)
+            changed = sorted(k for k in maybe if old.get(k) != new.get(k))
             with self._index_wanted:
                 self._to_index = result
                 self._index_wanted.notify()
@@ -180,8 +187,8 @@ class ServeSession:
                 if self.result is not result:
                     continue
                 old = self.state.snapshot
-                kept = {k: v for k, v in old.files.items() if not k.startswith(INDEX_DIR)}
-                self.state.snapshot = Snapshot({**kept, **files}, old.base_path, old.left_out)
+                self._index_files = files
+                self.state.snapshot = Snapshot(ChainMap(files, self._site_files), old.base_path, old.left_out)
                 self.indexed = result
 
     def wait_for_index(self, timeout: float = 10.0) -> bool:
