@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "bench"
+SHARED = next((p for p in (REPO.parent / "shared" / "bench", REPO.parent.parent / "shared" / "bench") if p.exists()),
+              REPO.parent / "shared" / "bench")  # beside the checkout, or beside a folder of worktrees
 CONFIG = "title: Bench Site\nbase_url: https://example.org/\nlanguage: en\nauthor:\n  name: Bench Author\n"
 
 
@@ -122,8 +123,10 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
 
     session = ServeSession(BuildOptions(source=site), say=lambda _m: None)
     started = time.perf_counter()
-    _, port = session.start("127.0.0.1", 0, auto_port=False)
-    ready_s = time.perf_counter() - started  # built in memory, listening (the search index follows in the background)
+    listening: list[float] = []
+    _, port = session.start("127.0.0.1", 0, auto_port=False,
+                            listening=lambda _h, _p: listening.append(time.perf_counter() - started))
+    ready_s = time.perf_counter() - started  # built in memory (the search index follows in the background)
     session.wait_for_index(600)
     indexed = time.perf_counter() - started
     post = sorted((site / "content/posts").glob("*.md"))[3]
@@ -161,9 +164,18 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
     (layouts / "404.html").unlink()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     session.stop()
+    # `sitegen serve` after a `sitegen build` starts from the build cache the build left.
+    timed_build(site)
+    started = time.perf_counter()
+    warm = ServeSession(BuildOptions(source=site), say=lambda _m: None)
+    warm.start("127.0.0.1", 0, auto_port=False)
+    cached_s = time.perf_counter() - started
+    warm.stop()
+    shutil.rmtree(site / "public", ignore_errors=True)
+    shutil.rmtree(site / ".sitegen-cache", ignore_errors=True)
     return {"post": statistics.median(results["post"]), "template": statistics.median(results["template"]),
             "post_rebuild": statistics.median(results["post_rebuild"]), "rss": rss, "ready": ready_s,
-            "indexed": indexed}
+            "indexed": indexed, "listening": listening[0], "cached": cached_s}
 
 
 def run_peers(sizes: list[int], peers: list[str], runs: int, work: Path) -> Path | None:
@@ -214,18 +226,20 @@ def main() -> int:
     print(f"load: {os.getloadavg()[0]:.1f} (1-minute average, {os.cpu_count()} cores); "
           f"`sitegen --version`: {version_ms():.0f} ms")
     print("| pages | cold s | warm s | one edit s | peak RSS MB | serve: ready s | serve: search index s "
-          "| serve: save→new page s | serve: of which rebuild s | serve: template→reload s | serve RSS MB |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+          "| serve: save→new page s | serve: of which rebuild s | serve: template→reload s | serve RSS MB "
+          "| serve: listening s | serve after a build: ready s |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for size in args.sizes:
         site = make_site(size, work)
         figures = ({"cold": float("nan"), "warm": float("nan"), "edit": float("nan"), "rss": float("nan")}
                    if args.serve_only else build_figures(site, args.runs))
-        serve = (dict.fromkeys(("post", "post_rebuild", "template", "rss", "ready", "indexed"), float("nan"))
+        serve = (dict.fromkeys(("post", "post_rebuild", "template", "rss", "ready", "indexed", "listening",
+                                "cached"), float("nan"))
                  if args.no_serve else serve_figures(site, args.runs))
         print(f"| {size:,} | {figures['cold']:.2f} | {figures['warm']:.2f} | {figures['edit']:.2f} | "
               f"{figures['rss']:.0f} | {serve['ready']:.2f} | {serve['indexed']:.2f} |"
               f" {serve['post']:.3f} | {serve['post_rebuild']:.3f} | {serve['template']:.3f} | "
-              f"{serve['rss']:.0f} |", flush=True)
+              f"{serve['rss']:.0f} | {serve['listening']:.2f} | {serve['cached']:.2f} |", flush=True)
     if args.peers is not None:
         results = run_peers(args.sizes, args.peers, args.runs, work)
         if results is not None:

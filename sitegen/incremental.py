@@ -66,6 +66,8 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
             return None
         edited[source.rel] = page
     tree = dataclasses.replace(state.tree, pages={**state.tree.pages, **edited})
+    if "order" in state.tree.__dict__:  # newest-first positions: made from metadata, unchanged
+        tree.__dict__["order"] = state.tree.order
     rendered = dict(state.rendered)
     for rel, (result, links) in render_many(tree, basis.rendering.renderer, state.urls, state.plan.dialect,
                                                sorted(edited), 1, state.plan.config.params).items():
@@ -82,7 +84,9 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     new_state.images = state.images  # assets are unchanged in a quick rebuild, and so are their copies
     new_state._meta_keys.update(state._meta_keys)  # metadata is unchanged, by the check above
     new_state.derived.update(state.derived)
-    new_state._body_keys.update((k, v) for k, v in state._body_keys.items() if k not in edited)
+    new_state._body_keys.update(state._body_keys)
+    for rel in edited:
+        new_state._body_keys.pop(rel, None)
     units = memo.units_reading(set(edited))
     if not units or any(not memo.outputs[u].source for u in units):
         return None

@@ -24,6 +24,8 @@ from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, 
 from sitegen.serve.watcher import SourceFilter, watch_in_thread
 from sitegen.theme import theme_dirs
 
+INDEX_DELAY = 0.25
+"""Seconds the search index waits after a build is served (the reload's page request goes first)."""
 _STARTING_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sitegen</title></head>
 <body><p>The site does not build yet; fix the error shown and this page reloads.</p></body></html>"""
 
@@ -175,7 +177,15 @@ class ServeSession:
             with self._index_wanted:
                 while self._to_index is None and not self.stop_event.is_set():
                     self._index_wanted.wait(0.5)
-                result, self._to_index = self._to_index, None
+                result = self._to_index
+            # The browser asks for the page it shows right after a build: let that request have the interpreter
+            # (indexing 10,000 pages holds it for seconds), then index the newest build.
+            if self.stop_event.wait(INDEX_DELAY):
+                return
+            with self._index_wanted:
+                if self._to_index is not result:
+                    continue
+                self._to_index = None
             if result is None or result.state is None:
                 continue
             try:

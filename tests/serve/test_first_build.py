@@ -64,6 +64,7 @@ def test_requests_during_the_first_build_get_the_building_page_then_the_site(
         status, body, _ = _get(url + "/posts/first/")
         assert status == 200 and b"Original text" in body
         assert session.hub.epoch > epoch, "tabs on the building page are told to reload"
+        assert session.wait_for_index()
         assert session.state.snapshot.files == real_build(BuildOptions(source=site)).files
     finally:
         release.set()
