@@ -16,6 +16,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -164,18 +165,30 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
     (layouts / "404.html").unlink()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     session.stop()
-    # `sitegen serve` after a `sitegen build` starts from the build cache the build left.
-    timed_build(site)
-    started = time.perf_counter()
-    warm = ServeSession(BuildOptions(source=site), say=lambda _m: None)
-    warm.start("127.0.0.1", 0, auto_port=False)
-    cached_s = time.perf_counter() - started
-    warm.stop()
-    shutil.rmtree(site / "public", ignore_errors=True)
-    shutil.rmtree(site / ".sitegen-cache", ignore_errors=True)
+    cached_s, cached_rss = serve_after_build(site)
     return {"post": statistics.median(results["post"]), "template": statistics.median(results["template"]),
             "post_rebuild": statistics.median(results["post_rebuild"]), "rss": rss, "ready": ready_s,
-            "indexed": indexed, "listening": listening[0], "cached": cached_s}
+            "indexed": indexed, "listening": listening[0], "cached": cached_s, "cached_rss": cached_rss}
+
+
+def serve_after_build(site: Path) -> tuple[float, float]:
+    """(seconds from starting `sitegen serve` to its "Serving" line, peak RSS MB) after a `sitegen build`, whose
+    cache the server starts from."""
+    timed_build(site)
+    started = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "sitegen", "serve", "-q", "--source", str(site), "--port", "0"],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    while not proc.stdout.readline().startswith("Serving "):
+        assert proc.poll() is None, "sitegen serve ended"
+    ready = time.perf_counter() - started
+    status = Path(f"/proc/{proc.pid}/status").read_text()
+    rss = next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmHWM:")), 0.0)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    shutil.rmtree(site / "public", ignore_errors=True)
+    shutil.rmtree(site / ".sitegen-cache", ignore_errors=True)
+    return ready, rss
 
 
 def run_peers(sizes: list[int], peers: list[str], runs: int, work: Path) -> Path | None:
@@ -227,19 +240,20 @@ def main() -> int:
           f"`sitegen --version`: {version_ms():.0f} ms")
     print("| pages | cold s | warm s | one edit s | peak RSS MB | serve: ready s | serve: search index s "
           "| serve: save→new page s | serve: of which rebuild s | serve: template→reload s | serve RSS MB "
-          "| serve: listening s | serve after a build: ready s |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+          "| serve: listening s | serve after a build: ready s | serve after a build: RSS MB |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for size in args.sizes:
         site = make_site(size, work)
         figures = ({"cold": float("nan"), "warm": float("nan"), "edit": float("nan"), "rss": float("nan")}
                    if args.serve_only else build_figures(site, args.runs))
         serve = (dict.fromkeys(("post", "post_rebuild", "template", "rss", "ready", "indexed", "listening",
-                                "cached"), float("nan"))
+                                "cached", "cached_rss"), float("nan"))
                  if args.no_serve else serve_figures(site, args.runs))
         print(f"| {size:,} | {figures['cold']:.2f} | {figures['warm']:.2f} | {figures['edit']:.2f} | "
               f"{figures['rss']:.0f} | {serve['ready']:.2f} | {serve['indexed']:.2f} |"
               f" {serve['post']:.3f} | {serve['post_rebuild']:.3f} | {serve['template']:.3f} | "
-              f"{serve['rss']:.0f} | {serve['listening']:.2f} | {serve['cached']:.2f} |", flush=True)
+              f"{serve['rss']:.0f} | {serve['listening']:.2f} | {serve['cached']:.2f} | {serve['cached_rss']:.0f} |",
+              flush=True)
     if args.peers is not None:
         results = run_peers(args.sizes, args.peers, args.runs, work)
         if results is not None:
