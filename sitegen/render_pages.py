@@ -215,9 +215,9 @@ def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteS
     if view.kind not in PAGINATED:
         return [(view.source, output_path_for(view.path), lambda: render_one(env, site, view, state, **extra))]
     units: list[tuple[str, str, Callable[[], str]]] = []
-    for paginator in paginate(view.pages, state.config.paginate, view.path, state.urls.url):
-        if only is not None and f"{view.source}#{paginator.number}" not in only:
-            continue
+    numbers = None if only is None else {int(n) for u in only if u.startswith(view.source + "#")
+                                         and (n := u[len(view.source) + 1:]).isdigit()}
+    for paginator in paginate(view.pages, state.config.paginate, view.path, state.urls.url, numbers):
         units.append((f"{view.source}#{paginator.number}", output_path_for(paginator.path_of(paginator.number)),
                       functools.partial(render_one, env, site, view, state, paginator=paginator, **extra)))
     first = redirect_page(state.urls.url(view.path), view.permalink).decode()

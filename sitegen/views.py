@@ -490,7 +490,16 @@ class ViewList(Sequence["PageView"]):
 
     def __init__(self, state: SiteState, sources: list[str], *, checked: bool = False) -> None:
         self._state = state
-        self._sources = sources if checked else [s for s in sources if s in state.tree.pages]
+        if checked:
+            self._sources = sources
+            return
+        # The tree's lists (every page, a section's, a term's) are checked once per site structure: a quick
+        # rebuild, which keeps the same lists, does not walk 10,000 pages again for each list page it renders.
+        listed = state.derived.setdefault("listed", {})
+        known = listed.get(id(sources))
+        if known is None or known[0] is not sources:
+            known = listed[id(sources)] = (sources, [s for s in sources if s in state.tree.pages])
+        self._sources = known[1]
 
     def __len__(self) -> int:
         return len(self._sources)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import sitegen.outputs.feeds
+import sitegen.render_pages
 import sitegen.views
 from sitegen.build import BuildOptions, build_site
 from tests.serve.conftest import Running
@@ -29,7 +30,7 @@ def test_an_edited_post_updates_its_page_lists_and_feeds_and_leaves_later_list_p
     later = ["posts/page/2/index.html", "posts/page/3/index.html", "tags/common/page/2/index.html",
              "tags/common/page/3/index.html", "tags/t0/page/2/index.html"]
     assert all(path in before for path in later)
-    calls: dict[str, int] = {"menus": 0, "feeds": 0}
+    calls: dict[str, int] = {"menus": 0, "feeds": 0, "list pages": 0}
 
     def counted(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -40,6 +41,15 @@ def test_an_edited_post_updates_its_page_lists_and_feeds_and_leaves_later_list_p
     # What a quick rebuild must not do again: walk every page for the menu, or list every feed's pages.
     monkeypatch.setattr(sitegen.views, "page_menu_items", counted("menus", sitegen.views.page_menu_items))
     monkeypatch.setattr(sitegen.outputs.feeds, "feed_paths", counted("feeds", sitegen.outputs.feeds.feed_paths))
+    real_paginate = sitegen.render_pages.paginate
+
+    def paginate(*args: Any, **kwargs: Any) -> Any:
+        pages = real_paginate(*args, **kwargs)
+        calls["list pages"] += len(pages)
+        return pages
+
+    # ... or make every page of a list it renders one page of.
+    monkeypatch.setattr(sitegen.render_pages, "paginate", paginate)
     post = run.site / "content/posts/p24.md"
     builds = session.builds
     post.write_text(post.read_text().replace("Text of post 24.", "Text of post 24, a zebracorn."))
@@ -51,7 +61,7 @@ def test_an_edited_post_updates_its_page_lists_and_feeds_and_leaves_later_list_p
         assert b"zebracorn" in after[path], path
     for path in [*later, "index.html", "tags/t1/index.html", "tags/t1/feed.xml", "posts/p23/index.html"]:
         assert after[path] is before[path], f"{path} was made again"
-    assert calls == {"menus": 0, "feeds": 0}
+    assert calls == {"menus": 0, "feeds": 0, "list pages": 3}  # page 1 of posts/, tags/common/ and tags/t0/
     changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k) and "searchindex/" not in k}
     assert session.last.changed_outputs == len(changed)
     assert session.wait_for_index()
