@@ -100,7 +100,7 @@ def version_ms(runs: int = 7) -> float:
 
 
 def _sse_wait(port: int, event: str, ready: threading.Event, seen: threading.Event) -> None:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
     conn.request("GET", "/__sitegen/events")
     response = conn.getresponse()
     ready.set()
@@ -150,7 +150,7 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
                 post.write_text(original + f"\n\n{marker}\n")
             else:
                 (layouts / "404.html").write_text(f"<!doctype html><title>404</title><p>{marker}</p>")
-            seen.wait(30)
+            assert seen.wait(600), f"no reload after the {kind} edit"  # a loaded machine: a 10k re-render is slow
             if kind == "post":
                 # the browser then fetches the page: include that request
                 snapshot = session.state.snapshot.files
