@@ -107,6 +107,14 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
                        basis=_next_basis(basis, before, sizes), touched=touched)
 
 
+def prepare_quick_rebuilds(result: BuildResult, memo: BuildMemo) -> None:
+    """Make the lookups the first quick rebuild after a full build needs (which outputs read which page,
+    newest-first positions): the full build rendered in worker processes, so the server's copy has none yet."""
+    memo.units_reading(set())
+    if result.state is not None:
+        _ = result.state.tree.order
+
+
 def _prune(memo: BuildMemo, sizes: tuple[int, int, int]) -> None:
     """Drop the entries quick rebuilds added that this one did not use (they are caches: safe).
 

@@ -15,7 +15,7 @@ from sitegen.build import BuildOptions, BuildResult, build_site
 from sitegen.cache import load_memo
 from sitegen.dialects import load_site_config
 from sitegen.errors import SitegenError
-from sitegen.incremental import rebuild_edited_pages
+from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_pages
 from sitegen.memo import BuildMemo
 from sitegen.outputs.search import Indexer
 from sitegen.serve.livereload import ReloadHub
@@ -131,6 +131,8 @@ class ServeSession:
                     self.hub.built(paths)
                 self.say(f"Rebuilt in {elapsed * 1000:.0f} ms: {len(changed)} files changed"
                          + (" (stylesheets swapped)" if css_only else ""))
+            if result.touched is None:  # a full build: the next save's lookups are made now, not while it waits
+                prepare_quick_rebuilds(result, self.memo)
             return True
 
     def start(self, host: str, port: int, *, auto_port: bool,
