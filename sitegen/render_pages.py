@@ -123,7 +123,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     for source in sources:
         view = state.view(source)
         assert view is not None
-        for unit, path, render in _units(env, site, view, state, page_context.get(source, {})):
+        for unit, path, render in _units(env, site, view, state, page_context.get(source, {}), only):
             if only is not None:
                 if unit in only:
                     pending.append(_Unit(source, unit, path, render))
@@ -238,13 +238,16 @@ def _render_units(state: SiteState, units: list[_Unit], indexes: Sequence[int]
 
 
 def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,
-           extra: dict[str, Any]) -> list[tuple[str, str, Callable[[], str]]]:
+           extra: dict[str, Any], only: set[str] | None = None) -> list[tuple[str, str, Callable[[], str]]]:
     """(cache unit, output path, render) for each file of a page; lists give one per paginated page,
-    page 1 at the list's URL, page N at `page/N/`, and `page/1/` redirecting to page 1."""
+    page 1 at the list's URL, page N at `page/N/`, and `page/1/` redirecting to page 1. With `only`, the
+    pages of a list not named there are left out (a list of 10,000 posts has 1,000)."""
     if view.kind not in PAGINATED:
         return [(view.source, output_path_for(view.path), lambda: render_one(env, site, view, state, **extra))]
     units: list[tuple[str, str, Callable[[], str]]] = []
-    for paginator in paginate(view.pages, state.config.paginate, view.path, state.urls.url):
+    numbers = None if only is None else {int(n) for u in only if u.startswith(view.source + "#")
+                                         and (n := u[len(view.source) + 1:]).isdigit()}
+    for paginator in paginate(view.pages, state.config.paginate, view.path, state.urls.url, numbers):
         units.append((f"{view.source}#{paginator.number}", output_path_for(paginator.path_of(paginator.number)),
                       functools.partial(render_one, env, site, view, state, paginator=paginator, **extra)))
     first = redirect_page(state.urls.url(view.path), view.permalink).decode()
