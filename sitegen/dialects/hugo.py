@@ -197,6 +197,8 @@ def _menus(r: HugoConfigReader, value: Any) -> None:
             continue
         entry = {str(k).lower(): v for k, v in entry.items()}
         url = entry.get("url") or _page_ref_url(str(entry.get("pageref") or ""))
+        if isinstance(url, str) and url.startswith("#"):  # Wowchemy: `#contact` is the home page's section
+            url = "/" + url
         name = entry.get("name") or entry.get("identifier") or ""
         if not url or not name:
             r.unmapped.append(f"menu.main[{i}]")

@@ -126,6 +126,7 @@ def test_wowchemy_widget_files_make_the_home_page_by_weight(tmp_path: Path) -> N
     widget = "---\nwidget: {w}\nheadless: true\nactive: {active}\nweight: {weight}\ntitle: {title}\n{extra}---\n{body}"
     result = build_hugo(tmp_path, {
         "config.yaml": "title: Sunny\nbaseurl: https://sunny.example.org/\nparams:\n  email: sunny@example.org\n",
+        "config/_default/menus.toml": '[[main]]\n  name = "Contact"\n  url = "#contact"\n  weight = 50\n',
         "content/home/index.md": "---\ntype: widget_page\nheadless: true\n---\n",
         "content/home/about.md": widget.format(w="about", active="true", weight=20, title='""',
                                                extra="author: admin\n", body=""),
@@ -160,6 +161,7 @@ def test_wowchemy_widget_files_make_the_home_page_by_weight(tmp_path: Path) -> N
     assert positions == sorted(positions)
     assert "Old post" not in main and "Skills" not in main and "{{" not in main
     assert not [p for p in result.files if p.startswith("home/")]  # widget files are not pages
+    assert 'href="/#contact"' in html(result, "post/new/index.html")  # a menu's `#contact` is the home's section
     notes = [w for w in result.warnings if "slider" in w.message]
     assert len(notes) == 1 and notes[0].path == "content/home/slider.md" and notes[0].line == 2
     assert not [w for w in result.warnings if "featurette" in w.message]  # inactive: nothing to say
