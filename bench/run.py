@@ -111,12 +111,32 @@ def _sse_wait(port: int, event: str, ready: threading.Event, seen: threading.Eve
     conn.close()
 
 
+TEMPLATE_EDITS = {
+    "template": ("404.html", None),
+    "layout": ("single.html", "</article>"),
+    "base": ("base.html", "</body>"),
+}
+"""Figures of template saves: (file under layouts/, where the marker goes into the theme's text). `404.html` is
+used by one page, the post layout `single.html` by every post, `base.html` by every page; the last two are site
+overrides of the theme's file (the first save adds the override, the next ones edit it)."""
+
+
+def _template_text(theme_layouts: Path, name: str, anchor: str | None, marker: str) -> str:
+    if anchor is None:
+        return f"<!doctype html><title>404</title><p>{marker}</p>"
+    original = (theme_layouts / name).read_text()
+    assert anchor in original, (name, anchor)
+    return original.replace(anchor, f"<!-- {marker} -->{anchor}", 1)
+
+
 def serve_figures(site: Path, runs: int) -> dict[str, float]:
-    """Save-to-new-content and template-save-to-reload times of `sitegen serve`, and its RSS."""
+    """Save-to-new-content and template-save-to-reload times of `sitegen serve` (404.html, the post layout,
+    the base template), and its RSS."""
     sys.path.insert(0, str(REPO))
     from sitegen.build import BuildOptions
     from sitegen.parallel import tune_gc_for_builds
     from sitegen.serve.session import ServeSession
+    from sitegen.theme import theme_dirs
 
     tune_gc_for_builds()  # as `sitegen serve` does
 
@@ -129,11 +149,13 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
     post = sorted((site / "content/posts").glob("*.md"))[3]
     slug = None
     original = post.read_text()
-    results: dict[str, list[float]] = {"post": [], "template": [], "post_rebuild": []}
+    results: dict[str, list[float]] = {"post": [], "post_rebuild": [], **{k: [] for k in TEMPLATE_EDITS}}
+    rendered: dict[str, int] = {}
     layouts = site / "layouts"
     layouts.mkdir(exist_ok=True)
+    theme_layouts = theme_dirs(site, "default")[0] / "layouts"
     for i in range(runs):
-        for kind in ("post", "template"):
+        for kind in ("post", *TEMPLATE_EDITS):
             ready, seen = threading.Event(), threading.Event()
             thread = threading.Thread(target=_sse_wait, args=(port, "reload", ready, seen), daemon=True)
             thread.start()
@@ -145,8 +167,9 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
             if kind == "post":
                 post.write_text(original + f"\n\n{marker}\n")
             else:
-                (layouts / "404.html").write_text(f"<!doctype html><title>404</title><p>{marker}</p>")
-            seen.wait(30)
+                name, anchor = TEMPLATE_EDITS[kind]
+                (layouts / name).write_text(_template_text(theme_layouts, name, anchor, marker))
+            seen.wait(60)
             if kind == "post":
                 # the browser then fetches the page: include that request
                 snapshot = session.state.snapshot.files
@@ -157,12 +180,14 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
                 assert marker.encode() in body
                 results["post_rebuild"].append(session.last.seconds)
             results[kind].append(time.perf_counter() - started)
+            rendered[kind] = len(getattr(session.result, "rendered", ()) or ())
     post.write_text(original)
-    (layouts / "404.html").unlink()
+    for name, _ in TEMPLATE_EDITS.values():
+        (layouts / name).unlink()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     session.stop()
-    return {"post": statistics.median(results["post"]), "template": statistics.median(results["template"]),
-            "post_rebuild": statistics.median(results["post_rebuild"]), "rss": rss, "ready": ready_s,
+    print(f"pages re-rendered by the last save of each kind: {rendered}", file=sys.stderr)
+    return {**{kind: statistics.median(times) for kind, times in results.items()}, "rss": rss, "ready": ready_s,
             "indexed": indexed}
 
 
@@ -214,18 +239,19 @@ def main() -> int:
     print(f"load: {os.getloadavg()[0]:.1f} (1-minute average, {os.cpu_count()} cores); "
           f"`sitegen --version`: {version_ms():.0f} ms")
     print("| pages | cold s | warm s | one edit s | peak RSS MB | serve: ready s | serve: search index s "
-          "| serve: save→new page s | serve: of which rebuild s | serve: template→reload s | serve RSS MB |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+          "| serve: save→new page s | serve: of which rebuild s | serve: 404.html→reload s "
+          "| serve: post layout→reload s | serve: base.html→reload s | serve RSS MB |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for size in args.sizes:
         site = make_site(size, work)
         figures = ({"cold": float("nan"), "warm": float("nan"), "edit": float("nan"), "rss": float("nan")}
                    if args.serve_only else build_figures(site, args.runs))
-        serve = (dict.fromkeys(("post", "post_rebuild", "template", "rss", "ready", "indexed"), float("nan"))
+        serve = (dict.fromkeys(("post", "post_rebuild", *TEMPLATE_EDITS, "rss", "ready", "indexed"), float("nan"))
                  if args.no_serve else serve_figures(site, args.runs))
         print(f"| {size:,} | {figures['cold']:.2f} | {figures['warm']:.2f} | {figures['edit']:.2f} | "
               f"{figures['rss']:.0f} | {serve['ready']:.2f} | {serve['indexed']:.2f} |"
               f" {serve['post']:.3f} | {serve['post_rebuild']:.3f} | {serve['template']:.3f} | "
-              f"{serve['rss']:.0f} |", flush=True)
+              f"{serve['layout']:.3f} | {serve['base']:.3f} | {serve['rss']:.0f} |", flush=True)
     if args.peers is not None:
         results = run_peers(args.sizes, args.peers, args.runs, work)
         if results is not None:

@@ -32,6 +32,8 @@ class BuildResult:
     """What the dev server's quick rebuilds reuse (`sitegen.incremental`)."""
     labels: dict[str, str] = field(default_factory=dict)
     """How messages name files read in place from another tool's layout (`content/posts/x.md` -> `_posts/x.md`)."""
+    rendered: list[str] = field(default_factory=list)
+    """Output paths this build rendered through their templates (the others were reused from the memo)."""
 
 
 @dataclass
@@ -49,6 +51,9 @@ class RebuildBasis:
     """What the last full build used of the memo (taken at the first quick rebuild after it)."""
     skip: frozenset[str] = frozenset()
     """Output generators the build left out (`search` under the dev server, which indexes in the background)."""
+    templates: frozenset[str] | None = None
+    """Every template name that existed when the pages were rendered (site, theme and `theme/` names): while the
+    same names exist, which template each page picks cannot change, only their texts (`sitegen.incremental`)."""
 
     @cached_property
     def by_rel(self) -> dict[str, SourceFile]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from sitegen.build import BuildOptions, BuildResult, build_site
 from sitegen.dialects import load_site_config
 from sitegen.errors import SitegenError
-from sitegen.incremental import rebuild_edited_pages
+from sitegen.incremental import rebuild_edited_pages, rebuild_edited_templates
 from sitegen.memo import BuildMemo
 from sitegen.outputs.search import INDEX_DIR, Indexer
 from sitegen.serve.livereload import ReloadHub
@@ -64,10 +64,11 @@ class ServeSession:
         threading.Thread(target=self._index_loop, name="sitegen-search-index", daemon=True).start()
 
     def _build(self, changes: set[Path] | None) -> BuildResult:
-        # Edited page texts are re-rendered from the last good build; anything else (and the build after
-        # a failure, whose batch may have touched other files) is a full memoized build.
+        # Edited page texts, and edited templates, are re-rendered from the last good build; anything else (and
+        # the build after a failure, whose batch may have touched other files) is a full memoized build.
         if changes and self.result is not None and not self.hub.error:
-            quick = rebuild_edited_pages(self.result, changes, self.memo)
+            quick = (rebuild_edited_pages(self.result, changes, self.memo)
+                     or rebuild_edited_templates(self.result, changes, self.memo))
             if quick is not None:
                 self.quick_builds += 1
                 return quick
