@@ -122,7 +122,7 @@ def rebuild_edited_templates(previous: BuildResult, changed: set[Path], memo: Bu
         return None  # a template added or removed may change the layout a page picks, or which pages render
     full_used = _keep_full_build_use(basis, memo)
     memo.rendered = []
-    units = memo.units_using_changed_templates(keys)
+    units = memo.units_using_changed_templates(keys.unchanged)
     users: dict[str, list[str]] = {}
     for unit in sorted(units):
         entry = memo.outputs[unit]

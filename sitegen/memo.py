@@ -224,16 +224,18 @@ class BuildMemo:
         self.blobs = {k: v for k, v in self.blobs.items() if k in self.used_blobs}
 
     def cached_output(self, source: str, key: str, body_digest: Callable[[str], str | None],
-                      template: Callable[[str], str] | None = None) -> dict[str, bytes] | None:
-        """A page's files from an earlier build, when nothing they were rendered from has changed (`template`:
-        the `template_key` of a template name now; every template the render used must resolve the same)."""
+                      templates_unchanged: Callable[[tuple[tuple[str, str], ...]], bool] | None = None
+                      ) -> dict[str, bytes] | None:
+        """A page's files from an earlier build, when nothing they were rendered from has changed
+        (`templates_unchanged`: whether every template the render used still resolves to the same file and text;
+        see `OutputEntry.templates`)."""
         self.used_outputs.add(source)
         entry = self.outputs.get(source)
         if entry is None or entry.key != key:
             return None
         if any(body_digest(dep) != dig for dep, dig in entry.deps):
             return None
-        if template is not None and any(template(name) != was for name, was in entry.templates):
+        if templates_unchanged is not None and not templates_unchanged(entry.templates):
             return None
         return entry.files
 
@@ -259,10 +261,10 @@ class BuildMemo:
         found = set().union(*(self._readers.get(s, ()) for s in sources))
         return {u for u in found if u in self.outputs and any(dep in sources for dep, _ in self.outputs[u].deps)}
 
-    def units_using_changed_templates(self, template: Callable[[str], str]) -> set[str]:
+    def units_using_changed_templates(self, templates_unchanged: Callable[[tuple[tuple[str, str], ...]], bool]
+                                      ) -> set[str]:
         """Output units that loaded (or looked for) a template name that no longer resolves as it did."""
-        return {unit for unit, entry in self.outputs.items()
-                if any(template(name) != was for name, was in entry.templates)}
+        return {unit for unit, entry in self.outputs.items() if not templates_unchanged(entry.templates)}
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)

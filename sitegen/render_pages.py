@@ -131,7 +131,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
                 if unit in only:
                     pending.append(_Unit(source, unit, path, render))
                 continue
-            cached = memo.cached_output(unit, key, body_digest, env.keys)
+            cached = memo.cached_output(unit, key, body_digest, env.keys.unchanged)
             if cached is not None:
                 files.update(cached)
             else:
@@ -143,6 +143,8 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         functools.partial(_render_units, state, env, pending), range(len(pending)), jobs)}
     errors: list[SitegenError] = []
     failed: set[str] = set()
+    # One shared record per distinct set of templates (every post has the same): memory, and checks, once.
+    records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
     for item in pending:
         if item.source in failed:
             continue
@@ -169,6 +171,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
                 state.reads, env.loaded = None, None
         deps = tuple(sorted((s, body_digest(s) or "") for s in reads | {item.source}))
         templates = tuple((name, env.keys(name)) for name in sorted(loaded))
+        templates = records.setdefault(templates, templates)
         memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates)
         files[item.path] = body
     raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))

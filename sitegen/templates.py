@@ -109,6 +109,15 @@ class TemplateKeys:
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
         self.keys: dict[str, str] = {}
+        self._checked: dict[int, tuple[tuple[tuple[str, str], ...], bool]] = {}
+
+    def unchanged(self, recorded: tuple[tuple[str, str], ...]) -> bool:
+        """Whether every (name, key) of a render's record still holds. Renders share their record (every post
+        loads the same templates), so each distinct record is checked once."""
+        seen = self._checked.get(id(recorded))
+        if seen is None or seen[0] is not recorded:
+            seen = self._checked[id(recorded)] = (recorded, all(self(name) == key for name, key in recorded))
+        return seen[1]
 
     def __call__(self, name: str) -> str:
         """The key of `name` (computed on first use)."""
