@@ -163,13 +163,16 @@ def serve_figures(site: Path, runs: int) -> dict[str, float]:
             session.wait_for_index(600)  # the last edit's background indexing is over (it shares the GIL)
             time.sleep(0.3)
             marker = f"bench-marker-{kind}-{i}"
+            builds = session.builds
             started = time.perf_counter()
             if kind == "post":
                 post.write_text(original + f"\n\n{marker}\n")
             else:
                 name, anchor = TEMPLATE_EDITS[kind]
                 (layouts / name).write_text(_template_text(theme_layouts, name, anchor, marker))
-            seen.wait(60)
+            seen.wait(600)
+            while session.builds == builds and time.perf_counter() - started < 600:  # a slow save: wait it out
+                time.sleep(0.01)
             if kind == "post":
                 # the browser then fetches the page: include that request
                 snapshot = session.state.snapshot.files
