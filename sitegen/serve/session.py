@@ -54,6 +54,8 @@ class ServeSession:
         self.result: BuildResult | None = None
         """The last good build, which quick rebuilds start from."""
         self.quick_builds = 0
+        self.template_retry: set[Path] | None = None
+        """The changes of a template rebuild that failed, tried again (quickly) with the next batch."""
         self.snapshot_lock = threading.Lock()
         """Held only while the snapshot is swapped (by a build or by the background indexer)."""
         self.indexer = Indexer()
@@ -65,10 +67,15 @@ class ServeSession:
 
     def _build(self, changes: set[Path] | None) -> BuildResult:
         # Edited page texts, and edited templates, are re-rendered from the last good build; anything else (and
-        # the build after a failure, whose batch may have touched other files) is a full memoized build.
-        if changes and self.result is not None and not self.hub.error:
-            quick = (rebuild_edited_pages(self.result, changes, self.memo)
-                     or rebuild_edited_templates(self.result, changes, self.memo))
+        # the build after a failure, whose batch may have touched other files) is a full memoized build. A
+        # template rebuild that failed (a syntax error) is the exception: its batch is tried again with the next.
+        retry, self.template_retry = self.template_retry, None
+        if changes and self.result is not None and (not self.hub.error or retry is not None):
+            quick = rebuild_edited_pages(self.result, changes, self.memo) if retry is None else None
+            if quick is None:
+                self.template_retry = batch = changes | (retry or set())  # kept only if this raises
+                quick = rebuild_edited_templates(self.result, batch, self.memo)
+                self.template_retry = None
             if quick is not None:
                 self.quick_builds += 1
                 return quick

@@ -24,16 +24,17 @@ THEME = {f"themes/mine/{rel}": text for rel, text in MINIMAL_LAYOUTS.items()}
 
 
 def _edit(run: Running, path: str, text: str | None) -> set[str]:
-    """Write (or with None, delete) a file, wait for the rebuild; the output paths it rendered."""
-    before = run.session.builds
+    """Write (or with None, delete) a file, wait for the rebuild (good or failed); the output paths the last good
+    build rendered."""
+    before = run.session.last
     target = run.site / path
     if text is None:
         target.unlink()
     else:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
-    deadline = time.monotonic() + 10
-    while run.session.builds == before:  # (`wait_for_build` returns at once while an error is shown)
+    deadline = time.monotonic() + 30
+    while run.session.last is before:  # (`wait_for_build` returns at once while an error is shown)
         assert time.monotonic() < deadline, "no rebuild happened"
         time.sleep(0.02)
     assert run.session.result is not None
@@ -137,7 +138,23 @@ def test_a_template_syntax_error_is_reported_once_and_the_fix_recovers(serve: Se
     assert error is not None and error.startswith("layouts/single.html:3: template syntax error")
     assert error.count("template syntax error") == 1 and "6 more pages" in error
     assert run.session.state.snapshot.files == served  # the previous site is still served
+    quick = run.session.quick_builds
     rendered = _edit(run, "layouts/single.html", MINIMAL_LAYOUTS["layouts/single.html"].replace(
         "</h1>", "</h1>fixed-layout"))
     assert rendered == POST_PAGES and _html_pages(run) == good
+    assert run.session.quick_builds == quick + 1  # the fix is a quick rebuild too
+    _assert_clean(run)
+
+
+def test_after_a_failed_template_edit_other_changes_take_the_full_build(serve: Serve) -> None:
+    run = serve(SITE)
+    before = run.session.builds
+    (run.site / "layouts/404.html").write_text("{% if %}")
+    run.wait_for_build(before)
+    assert run.session.hub.error is not None and "layouts/404.html:1" in run.session.hub.error
+    quick = run.session.quick_builds
+    _edit(run, "content/posts/p1.md", "---\ntitle: Post 1\ndate: 2024-01-02\ntags: [t1]\n---\nEdited text.\n")
+    assert run.session.hub.error is not None  # 404.html is still broken: the full build says so
+    assert _edit(run, "layouts/404.html", "fixed 404") == {"404.html"}
+    assert run.session.quick_builds == quick
     _assert_clean(run)
