@@ -131,7 +131,7 @@ def rebuild_edited_templates(previous: BuildResult, changed: set[Path], memo: Bu
                 users.setdefault(name, []).append(source_label(entry.source))
     # A template that does not compile is said once, and no page is rendered with it.
     check_templates(state, how, {name: pages[0] + (f" and {len(set(pages)) - 1} more pages" if len(set(pages)) > 1
-                                                   else "") for name, pages in users.items()})
+                                                   else "") for name, pages in users.items()}, memo)
     warnings = list(previous.warnings)
     page_files = render_pages(state, how, warnings, memo, only=units) if units else {}
     before = {**basis.before_generators, **page_files}

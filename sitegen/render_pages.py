@@ -199,10 +199,11 @@ def _once_each(errors: list[SitegenError]) -> list[SitegenError]:
     return out
 
 
-def check_templates(state: SiteState, how: PageRendering, names: dict[str, str]) -> None:
+def check_templates(state: SiteState, how: PageRendering, names: dict[str, str], memo: BuildMemo) -> None:
     """Compile these templates (name -> a page that uses it, for the message) before any page is rendered with
-    them: one that does not compile is reported once, located, instead of once per page."""
-    env = _environment(state, how, BuildMemo())
+    them: one that does not compile is reported once, located, instead of once per page (the bytecode goes to
+    the memo, for the render that follows)."""
+    env = _environment(state, how, memo)
     errors: list[SitegenError] = []
     for name, page in sorted(names.items()):
         try:
