@@ -73,9 +73,12 @@ class ServeSession:
         if changes and self.result is not None and (not self.hub.error or retry is not None):
             quick = rebuild_edited_pages(self.result, changes, self.memo) if retry is None else None
             if quick is None:
-                self.template_retry = batch = changes | (retry or set())  # kept only if this raises
-                quick = rebuild_edited_templates(self.result, batch, self.memo)
-                self.template_retry = None
+                batch = changes | (retry or set())
+                try:
+                    quick = rebuild_edited_templates(self.result, batch, self.memo)
+                except SitegenError:  # the author's to fix (a sitegen bug is not retried: the full build runs)
+                    self.template_retry = batch
+                    raise
             if quick is not None:
                 self.quick_builds += 1
                 return quick
