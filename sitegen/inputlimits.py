@@ -176,7 +176,7 @@ def located(exc: InputLimitError, path: str, line_offset: int = 0,
                 hint=exc.hint)
 
 
-_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)$")
 
 
 def toml_error(exc: ValueError, what: str, path: str, *, first_line: int = 1, hint: str | None = None,
@@ -187,7 +187,7 @@ def toml_error(exc: ValueError, what: str, path: str, *, first_line: int = 1, hi
     match = _TOML_AT.search(message)
     if match is None:
         return kind(f"invalid {what}: {message}", path=path, hint=hint)
-    return kind(f"invalid {what}: {message[:match.start()]}", path=path, line=int(match[1]) + first_line - 1,
+    return kind(f"invalid {what}: {message[:match.start()].rstrip()}", path=path, line=int(match[1]) + first_line - 1,
                 col=int(match[2]), hint=hint)
 
 

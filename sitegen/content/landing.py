@@ -49,7 +49,7 @@ KINDS: dict[str, str] = {
 """Block or widget name -> the section of sitegen's theme that shows it."""
 PROFILE_KINDS = frozenset({"biography", "experience", "awards", "skills", "languages"})
 """Blocks that show an author's profile."""
-_LINK = re.compile(r"\[([^\]]+)\]\((\S+)\)")
+_LINK = re.compile(r"\[([^\[\]]+)\]\(([^\s()]+)\)")
 _DEFAULT_COUNT = 5
 """How many pages a collection lists when it does not say (Hugo Blox's default)."""
 
