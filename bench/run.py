@@ -15,11 +15,12 @@ Per size, everything is interleaved round-robin, because this shared VM's speed 
 3. Dev servers, each started cold (caches removed) on the same site as the builds: `sitegen serve` beside
    `hugo server` (fast render), then `sitegen serve` beside `hugo server --disableFastRender`. Ready is the time
    from the command to its "Serving"/"Web Server is available" line. Each round edits, in turn: one post, and
-   (second pair) the template of every post (sitegen `layouts/single.html`, Hugo `layouts/_default/single.html`)
-   and sitegen's one-page template (`layouts/404.html`). sitegen's time runs from the save to the edited page
-   served after the live-reload event; Hugo's figure is its own "Total in N ms" log line (the page served after
-   the save, polled every 5 ms, is shown beside it: it includes Hugo's watcher batching). Before every
-   measurement all servers are idle again (sitegen indexes for search in the background after an edit).
+   (second pair) the template of every post (sitegen `layouts/single.html`, Hugo `layouts/_default/single.html`),
+   sitegen's one-page template (`layouts/404.html`) and its base template (`layouts/base.html`, every page).
+   sitegen's time runs from the save to the edited page served after the live-reload event; Hugo's figure is
+   its own "Total in N ms" log line (the page served after the save, polled every 5 ms, is shown beside it: it
+   includes Hugo's watcher batching). Before every measurement all servers are idle again (sitegen indexes for
+   search in the background after an edit).
 4. `sitegen --version` beside `hugo version` (wall time of the command, medians).
 
 Figures are printed, never asserted: this machine is shared and noisy; compare ratios from one run. The load
@@ -538,25 +539,28 @@ def restored(*paths: Path) -> Iterator[None]:
                 path.write_bytes(data)
 
 
-def with_marker(template: str, marker: str) -> str:
-    """`template` with a paragraph holding `marker` just before its `</article>`."""
-    head, sep, tail = template.rpartition("</article>")
-    assert sep, "the post template has no </article>"
+def with_marker(template: str, marker: str, before: str = "</article>") -> str:
+    """`template` with a paragraph holding `marker` just before its `</article>` (or `before`)."""
+    head, sep, tail = template.rpartition(before)
+    assert sep, f"the template has no {before}"
     return f'{head}<p class="bench-marker">{marker}</p>\n{sep}{tail}'
 
 
 def sitegen_edits(site: Path) -> dict[str, Edit]:
-    """sitegen's edits: one post, the template of every post, the template of one page (the 404 page)."""
+    """sitegen's edits: one post, the template of every post, the template of one page (the 404 page), the base
+    template (every page)."""
     post = middle_post(site)
     original = post.read_text(encoding="utf-8")
     theme = REPO / "themes" / "default" / "layouts"
     single = theme.joinpath("single.html").read_text(encoding="utf-8")
     not_found = theme.joinpath("404.html").read_text(encoding="utf-8")
+    base = theme.joinpath("base.html").read_text(encoding="utf-8")
     return {
         "post": Edit(post, f"/posts/{post.stem}/", lambda m: f"{original}\n\n{m}\n"),
         "template": Edit(site / "layouts" / "single.html", f"/posts/{post.stem}/", lambda m: with_marker(single, m)),
         "404": Edit(site / "layouts" / "404.html", "/404.html", lambda m: f"<p>{m}</p>{{% endblock %}}".join(
             not_found.rsplit("{% endblock %}", 1))),
+        "base": Edit(site / "layouts" / "base.html", f"/posts/{post.stem}/", lambda m: with_marker(base, m, "</body>")),
     }
 
 
@@ -587,7 +591,7 @@ def serve_rounds(bench: Bench, pages: int, runs: int, hugo: bool) -> ServeFigure
     site = bench.site("sitegen", pages)
     mine = sitegen_edits(site)
     (site / "layouts").mkdir(exist_ok=True)
-    pairs: list[tuple[list[str], bool]] = [(["post"], False), (["template", "404"], True)]
+    pairs: list[tuple[list[str], bool]] = [(["post"], False), (["template", "404", "base"], True)]
     hugo_site = bench.site("hugo", pages)
     theirs = hugo_edits(hugo_site) if hugo else {}
     with restored(*(e.path for e in mine.values()), *(e.path for e in theirs.values())):
@@ -697,7 +701,8 @@ def serve_table(results: dict[int, ServeFigures]) -> str:
     out = ["| posts | edit | `sitegen serve`: save → page served (its rebuild) | `hugo server`: Total in (page "
            "served) | `--disableFastRender`: Total in (page served) | sitegen ÷ Hugo fast | sitegen ÷ Hugo full |",
            "|--:|---|--:|--:|--:|--:|--:|"]
-    labels = {"post": "one post", "template": "template of every post", "404": "template of one page (404)"}
+    labels = {"post": "one post", "template": "template of every post", "404": "template of one page (404)",
+              "base": "base template (every page)"}
     for pages, figures in results.items():
         for kind, label in labels.items():
             wall = median(figures.wall.get(("sitegen serve", kind), []))

@@ -45,7 +45,7 @@ from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
 from sitegen.parallel import render_many, with_params
 from sitegen.plan import SitePlan, plan_site, source_label
-from sitegen.render_pages import PageRendering, render_pages, template_syntax_errors
+from sitegen.render_pages import PageRendering, render_pages, template_keys, template_syntax_errors
 from sitegen.result import BuildResult, RebuildBasis
 from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
@@ -195,6 +195,7 @@ def _gather_and_render(options: BuildOptions, memo: BuildMemo, labels: dict[str,
     files, origins = _copy_static(sources)
     static = dict(files)
     rendered_pages = 0
+    rendered: list[str] = []
     states: list[SiteState] = []
     basis: RebuildBasis | None = None
     errors = []
@@ -213,6 +214,7 @@ def _gather_and_render(options: BuildOptions, memo: BuildMemo, labels: dict[str,
         errors.extend(merge_files(files, origins, built.files, built.origins, site.output_prefix,
                                   default=site is sites[0]))
         rendered_pages += built.pages
+        rendered.extend(site.output_prefix + path for path in built.rendered)
         states.append(built.state)
         basis = built.basis if len(sites) == 1 else None  # quick rebuilds know one language
     raise_if_any(errors)
@@ -223,7 +225,7 @@ def _gather_and_render(options: BuildOptions, memo: BuildMemo, labels: dict[str,
     # 4. The result, in memory: writing it is `sitegen.writer`'s job.
     return BuildResult(files=dict(sorted(files.items())), config=config, warnings=warnings,
                        pages=rendered_pages, seconds=time.perf_counter() - started, sources=origins,
-                       state=states[0], basis=basis)
+                       state=states[0], basis=basis, rendered=rendered)
 
 
 def _plan_languages(sites: list[LanguageSite], sources: Sources, data: dict[str, object], cvs: list[CVSource],
@@ -258,6 +260,8 @@ class _LanguageBuild:
     pages: int
     warnings: list[Diagnostic]
     errors: list[SitegenError]
+    rendered: list[str]
+    """Page files rendered through their templates (not reused from the memo)."""
 
 
 @dataclass(frozen=True)
@@ -302,21 +306,23 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     if plan.urls.prefix:  # which paths stay at the root or go to the default language decides this one's links
         site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
     rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
+    templates = template_keys(state, rendering).names()  # before rendering: a file added meanwhile is a change
     page_files = render_pages(state, rendering, warnings, memo)
+    rendered = [path for unit in memo.rendered for path in memo.outputs[unit].files]
     files.update(page_files)
     cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
     files.update(cv_outputs)
     # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
     skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
     seen = {**static, **files} if default else dict(files)
-    basis = RebuildBasis(rendering, sources.pages, seen, skip=skip)
+    basis = RebuildBasis(rendering, sources.pages, seen, skip=skip, templates=templates)
     made_by: dict[str, str] = {}
     generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
     errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by, copies,
                             with_static=default).check()
-    return _LanguageBuild(files, origins, state, basis, len(page_files), warnings, errors)
+    return _LanguageBuild(files, origins, state, basis, len(page_files), warnings, errors, rendered)
 
 
 def _static_copies(images: ImageCatalog, static: dict[str, bytes]) -> set[str]:

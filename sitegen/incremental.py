@@ -11,6 +11,13 @@ lists, taxonomies, neighbours, menus or the sitemap. The previous build's state 
 Anything else (a new, deleted or renamed file, changed front matter, templates, data, config, static files,
 a CV or publications page, a parse error) returns None, and the caller runs the full memoized build, which
 reports errors as usual. The result equals a clean build of the same files: tests compare them byte for byte.
+
+A batch that only edits templates (`rebuild_edited_templates`) is quick too, as long as the same template
+names exist (so no page picks another layout): every output unit recorded which templates its render loaded or
+looked for (`OutputEntry.templates`), and only the units one of whose templates now resolves to another text or
+file (an edit, a site override added over the theme's file or removed) are rendered again, from the Markdown
+already rendered, on every core when there are many. A template that does not compile is reported once, before
+any page is rendered with it, and the previous site stays served.
 """
 
 from __future__ import annotations
@@ -30,7 +37,8 @@ from sitegen.links import broken_link_warnings
 from sitegen.memo import BuildMemo
 from sitegen.outputs import generate_outputs
 from sitegen.parallel import render_many
-from sitegen.render_pages import render_pages
+from sitegen.plan import source_label
+from sitegen.render_pages import check_templates, render_pages, site_layouts, template_keys
 from sitegen.result import BuildResult, RebuildBasis
 from sitegen.views import SiteState
 
@@ -47,8 +55,7 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     # Only full builds prune the memo (memo.finish); without this, every quick rebuild would add the edited
     # page's new parse, rendering, feed and search entries for good (~150 KB a save on a real site). What is
     # kept: what the last full build left, and what this quick rebuild uses (`_prune`).
-    sizes = basis.full_build_sizes or (len(memo.pages), len(memo.markdown), len(memo.blobs))
-    memo.used_pages, memo.used_markdown, memo.used_blobs = set(), set(), set()
+    sizes = _quick_start(basis, memo)
     edited: dict[str, Page] = {}
     for path in changed:
         source = basis.source_of(path)
@@ -104,7 +111,85 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     _prune(memo, sizes)
     return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
                        seconds=time.perf_counter() - started, sources=previous.sources, state=new_state,
-                       basis=_next_basis(basis, before, sizes), touched=touched)
+                       basis=_next_basis(basis, before, sizes), touched=touched, labels=previous.labels,
+                       rendered=_rendered_paths(memo))
+
+
+def rebuild_edited_templates(previous: BuildResult, changed: set[Path], memo: BuildMemo) -> BuildResult | None:
+    """The site after edits of template files only, or None when a full build is needed.
+
+    Order: every changed path is under a layouts folder -> the same template names exist as when the pages
+    were rendered -> the units whose recorded templates resolve differently now -> those templates compile ->
+    render the units again (the rendered Markdown and the rest of the site reused) -> the generators (their
+    files are made of pages' content and metadata, unchanged: kept) -> the new file map. Raises what
+    `render_pages` raises.
+    """
+    started = time.perf_counter()
+    basis, state = previous.basis, previous.state
+    if basis is None or state is None or not changed or basis.templates is None:
+        return None
+    how = basis.rendering
+    roots = [*site_layouts(how.site_dir, state.config), *(t / "layouts" for t in how.themes)]
+    if not all(_inside(path, roots) for path in changed):
+        return None
+    keys = template_keys(state, how)
+    if keys.names() != basis.templates:
+        return None  # a template added or removed may change the layout a page picks, or which pages render
+    sizes = _quick_start(basis, memo)
+    units = memo.units_using_changed_templates(keys.unchanged)
+    users: dict[str, list[str]] = {}
+    for unit in sorted(units):
+        entry = memo.outputs[unit]
+        for name, was in entry.templates:
+            if keys(name) != was:
+                users.setdefault(name, []).append(source_label(entry.source))
+    # A template that does not compile is said once, and no page is rendered with it.
+    check_templates(state, how, {name: pages[0] + (f" and {len(set(pages)) - 1} more pages" if len(set(pages)) > 1
+                                                   else "") for name, pages in users.items()}, memo)
+    warnings = list(previous.warnings)
+    page_files = render_pages(state, how, warnings, memo, only=units) if units else {}
+    before = {**basis.before_generators, **page_files}
+    files = dict(before)
+    generated = generate_outputs(state, how.site_dir, how.themes, before, memo, skip=basis.skip,
+                                 edited=frozenset(), previous=previous.files)
+    files.update(generated)
+    touched = frozenset(page_files) | frozenset(generated) | (previous.files.keys() - files.keys())
+    _prune(memo, sizes)
+    return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
+                       seconds=time.perf_counter() - started, sources=previous.sources, state=state,
+                       basis=_next_basis(basis, before, sizes), touched=touched, labels=previous.labels,
+                       rendered=_rendered_paths(memo))
+
+
+def _inside(path: Path, roots: list[Path]) -> bool:
+    """Whether a changed path is one of these folders or under one (as the watcher reports it, maybe gone)."""
+    try:
+        real = path.resolve()
+    except OSError:
+        return False
+    for root in roots:
+        try:
+            if real == root.resolve() or real.is_relative_to(root.resolve()):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _quick_start(basis: RebuildBasis, memo: BuildMemo) -> tuple[int, int, int]:
+    """Start a quick rebuild's use of the memo; how many entries the last full build left (`_prune`)."""
+    # Only full builds prune the memo (memo.finish); without this, every quick rebuild would add the edited
+    # page's new parse, rendering, feed and search entries for good (~150 KB a save on a real site). What is
+    # kept: what the last full build left, and what this quick rebuild uses (`_prune`).
+    sizes = basis.full_build_sizes or (len(memo.pages), len(memo.markdown), len(memo.blobs))
+    memo.used_pages, memo.used_markdown, memo.used_blobs = set(), set(), set()
+    memo.rendered = []
+    return sizes
+
+
+def _rendered_paths(memo: BuildMemo) -> list[str]:
+    """Output paths of the units rendered since `memo.rendered` was emptied."""
+    return [path for unit in memo.rendered for path in memo.outputs[unit].files]
 
 
 def prepare_quick_rebuilds(result: BuildResult, memo: BuildMemo) -> None:

@@ -123,6 +123,14 @@ def files_key(roots: list[Path]) -> str:
     return digest("\n".join(parts))
 
 
+def template_key(filename: str | None, source: str | None) -> str:
+    """What a template name resolves to: the file found and its text (both None: no such template; a
+    filename of None with a text: the error that reading it gave)."""
+    if filename is None:
+        return "missing" if source is None else f"error:{digest(source)}"
+    return digest(f"{filename}\x00{source}")
+
+
 def key_of(kind: str, *inputs: Any) -> str:
     """A memo key for a derived file (`pdf`, `feed`, `search`, ...) from its declared inputs."""
     return f"{kind}:{digest(stable(inputs))}"
@@ -147,6 +155,9 @@ class OutputEntry:
     files: dict[str, bytes]
     source: str = ""
     """The page whose output this is."""
+    templates: tuple[tuple[str, str], ...] = ()
+    """(template name, `template_key` it resolved to) of every template the render loaded or looked for: the
+    layout and its candidates, what it extends, includes and imports."""
 
 
 MemoUse = tuple[frozenset[tuple[str, str]], frozenset[tuple[str, int, str]], frozenset[str]]
@@ -173,6 +184,8 @@ class BuildMemo:
     used_blobs: set[str] = field(default_factory=set)
     dirty: bool = True
     """Whether this build added anything (a clean warm build need not rewrite the cache)."""
+    rendered: list[str] = field(default_factory=list, repr=False)
+    """Output units rendered (not reused) since the build began, in order (build statistics and tests)."""
     _readers: dict[str, set[str]] | None = field(default=None, repr=False)
     """Page source -> output units that read its content (a superset; see `units_reading`)."""
     transient: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -195,6 +208,7 @@ class BuildMemo:
             self.config_key = config_key
         for used in (self.used_pages, self.used_markdown, self.used_outputs, self.used_blobs):
             used.clear()
+        self.rendered = []
         self.dirty = False
 
     def finish(self) -> None:
@@ -209,23 +223,30 @@ class BuildMemo:
         self._readers = None
         self.blobs = {k: v for k, v in self.blobs.items() if k in self.used_blobs}
 
-    def cached_output(self, source: str, key: str, body_digest: Callable[[str], str | None]
+    def cached_output(self, source: str, key: str, body_digest: Callable[[str], str | None],
+                      templates_unchanged: Callable[[tuple[tuple[str, str], ...]], bool] | None = None
                       ) -> dict[str, bytes] | None:
-        """A page's files from an earlier build, when nothing they were rendered from has changed."""
+        """A page's files from an earlier build, when nothing they were rendered from has changed
+        (`templates_unchanged`: whether every template the render used still resolves to the same file and text;
+        see `OutputEntry.templates`)."""
         self.used_outputs.add(source)
         entry = self.outputs.get(source)
         if entry is None or entry.key != key:
             return None
         if any(body_digest(dep) != dig for dep, dig in entry.deps):
             return None
+        if templates_unchanged is not None and not templates_unchanged(entry.templates):
+            return None
         return entry.files
 
     def store_output(self, unit: str, key: str, deps: tuple[tuple[str, str], ...],
-                     files: dict[str, bytes], page: str = "") -> None:
-        """Remember an output unit's files, what they depend on and the page they belong to."""
+                     files: dict[str, bytes], page: str = "", templates: tuple[tuple[str, str], ...] = ()) -> None:
+        """Remember an output unit's files, what they depend on (pages' content, templates) and the page they
+        belong to."""
         self.used_outputs.add(unit)
         self.dirty = True
-        self.outputs[unit] = OutputEntry(key, deps, files, page or unit)
+        self.rendered.append(unit)
+        self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates)
         if self._readers is not None:
             for dep, _ in deps:
                 self._readers.setdefault(dep, set()).add(unit)
@@ -240,10 +261,16 @@ class BuildMemo:
         found = set().union(*(self._readers.get(s, ()) for s in sources))
         return {u for u in found if u in self.outputs and any(dep in sources for dep, _ in self.outputs[u].deps)}
 
+    def units_using_changed_templates(self, templates_unchanged: Callable[[tuple[tuple[str, str], ...]], bool]
+                                      ) -> set[str]:
+        """Output units that loaded (or looked for) a template name that no longer resolves as it did."""
+        return {unit for unit, entry in self.outputs.items() if not templates_unchanged(entry.templates)}
+
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
         state["_readers"] = None  # derived; not worth a place in the build cache
         state["transient"] = {}
+        state["rendered"] = []
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
@@ -251,6 +278,7 @@ class BuildMemo:
         self.__dict__.setdefault("transient", {})  # caches written before these existed
         self.__dict__.setdefault("_readers", None)
         self.__dict__.setdefault("languages", {})
+        self.__dict__.setdefault("rendered", [])
 
     def blob(self, key: str, make: Callable[[], bytes]) -> bytes:
         """An expensive derived file, made once per distinct input."""

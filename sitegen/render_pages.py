@@ -23,7 +23,15 @@ from sitegen.memo import BuildMemo, digest, files_key
 from sitegen.pagination import paginate
 from sitegen.parallel import fork_map, worker_count
 from sitegen.redirects import redirect_page
-from sitegen.templates import MemoBytecodeCache, MissingTemplate, make_environment, select_template, template_error
+from sitegen.templates import (
+    MemoBytecodeCache,
+    MissingTemplate,
+    TemplateKeys,
+    TrackingEnvironment,
+    make_environment,
+    select_template,
+    template_error,
+)
 from sitegen.views import PageView, SiteState, SiteView
 
 PAGINATED = frozenset({"section", "term"})
@@ -97,18 +105,14 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     Order: list every output unit -> take unchanged ones from the memo -> render the rest (on every core
     when there are many) -> store them, in unit order, with the pages whose content they read.
     With `only` (unit names, see `OutputEntry.source`), just those units are rendered and returned.
+    Templates are not part of the site-wide key: each unit records the templates its render loaded (and the
+    names it looked for), so a template edit renders again only the units that used that template.
     """
     site_dir, themes, jobs = how.site_dir, how.themes, how.jobs
-    renderer = how.renderer
-    search_path = [*site_layouts(site_dir, state.config), *(t / "layouts" for t in themes)]
     memo = memo or BuildMemo()
-    config = state.config
-    translator = Translator(how.strings or Strings(), config.language,
-                            config.languages[0].tag if config.languages else config.language, config.date_format)
-    env = make_environment(search_path, config, lambda text: renderer.render(text).html,
-                           bytecode_cache=MemoBytecodeCache(memo), urls=state.urls, translator=translator)
+    env = _environment(state, how, memo)
     page_context = state.plan.page_context
-    key = digest(how.site_key + files_key([*search_path, site_dir / "i18n", *(t / "i18n" for t in themes)])
+    key = digest(how.site_key + files_key([site_dir / "i18n", *(t / "i18n" for t in themes)])
                  + state.metadata_digest())
 
     def body_digest(source: str) -> str | None:
@@ -128,7 +132,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
                 if unit in only:
                     pending.append(_Unit(source, unit, path, render))
                 continue
-            cached = memo.cached_output(unit, key, body_digest)
+            cached = memo.cached_output(unit, key, body_digest, env.keys.unchanged)
             if cached is not None:
                 files.update(cached)
             else:
@@ -136,20 +140,22 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     if worker_count(len(pending), jobs) > 1:
         _compile_templates(env)  # once here, not once in every worker
     # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
-    done = {unit: (body, reads) for unit, body, reads in fork_map(
-        functools.partial(_render_units, state, pending), range(len(pending)), jobs)}
+    done = {unit: (body, reads, loaded) for unit, body, reads, loaded in fork_map(
+        functools.partial(_render_units, state, env, pending), range(len(pending)), jobs)}
     errors: list[SitegenError] = []
     failed: set[str] = set()
+    # One shared record per distinct set of templates (every post has the same): memory, and checks, once.
+    records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
     for item in pending:
         if item.source in failed:
             continue
         if item.unit in done:
-            body, reads = done[item.unit]
+            body, reads, loaded = done[item.unit]
         else:  # it failed in a worker: render it here again, where its error is caught and reported
-            state.reads = set()
+            state.reads, env.loaded = set(), set()
             try:
                 body = item.render().encode("utf-8")
-                reads = frozenset(state.reads)
+                reads, loaded = frozenset(state.reads), frozenset(env.loaded)
             except MissingTemplate as exc:
                 if state.tree.pages[item.source].generated:
                     warnings.append(Diagnostic(f"{exc.message}; not written", path=exc.path,
@@ -163,12 +169,68 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
                 failed.add(item.source)
                 continue
             finally:
-                state.reads = None
+                state.reads, env.loaded = None, None
         deps = tuple(sorted((s, body_digest(s) or "") for s in reads | {item.source}))
-        memo.store_output(item.unit, key, deps, {item.path: body}, item.source)
+        templates = tuple((name, env.keys(name)) for name in sorted(loaded))
+        templates = records.setdefault(templates, templates)
+        memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates)
         files[item.path] = body
-    raise_if_any([_relative(e, site_dir, themes) for e in errors])
+    raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))
     return files
+
+
+_NAMED_PAGES = 5
+"""How many pages an error met by many pages names (then says how many more)."""
+
+
+def _once_each(errors: list[SitegenError]) -> list[SitegenError]:
+    """One error per template problem: the same error met by many pages (a syntax error in the layout of
+    10,000 posts) is reported once, naming the first few pages and how many more."""
+    seen: dict[tuple[object, ...], list[SitegenError]] = {}
+    for err in errors:
+        seen.setdefault((type(err), err.path, err.line, err.col, err.message, err.hint), []).append(err)
+    out = []
+    for first, *more in seen.values():
+        for other in more[:_NAMED_PAGES - 1]:
+            first.causes.extend(c for c in other.causes if c not in first.causes)
+        if len(more) >= _NAMED_PAGES:
+            rest = len(more) - (_NAMED_PAGES - 1)
+            first.causes.append(f"and {rest} more page{'s' if rest > 1 else ''} with the same error")
+        out.append(first)
+    return out
+
+
+def check_templates(state: SiteState, how: PageRendering, names: dict[str, str], memo: BuildMemo) -> None:
+    """Compile these templates (name -> a page that uses it, for the message) before any page is rendered with
+    them: one that does not compile is reported once, located, instead of once per page (the bytecode goes to
+    the memo, for the render that follows)."""
+    env = _environment(state, how, memo)
+    errors: list[SitegenError] = []
+    for name, page in sorted(names.items()):
+        try:
+            env.get_template(name)
+        except jinja2.TemplateNotFound:
+            continue  # not compiled: the pages' own renders say which one they miss
+        except jinja2.TemplateSyntaxError as exc:
+            errors.append(template_error(exc, page))
+        except TemplateError as exc:
+            errors.append(exc)
+    raise_if_any([_relative(e, how.site_dir, how.themes) for e in errors])
+
+
+def _environment(state: SiteState, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
+    """The Jinja environment pages are rendered with: site layouts, then the theme's."""
+    config, renderer = state.config, how.renderer
+    search_path = [*site_layouts(how.site_dir, config), *(t / "layouts" for t in how.themes)]
+    translator = Translator(how.strings or Strings(), config.language,
+                            config.languages[0].tag if config.languages else config.language, config.date_format)
+    return make_environment(search_path, config, lambda text: renderer.render(text).html,
+                            bytecode_cache=MemoBytecodeCache(memo), urls=state.urls, translator=translator)
+
+
+def template_keys(state: SiteState, how: PageRendering) -> TemplateKeys:
+    """What each template name resolves to now, through the loader pages are rendered with."""
+    return _environment(state, how, BuildMemo()).keys
 
 
 def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfig, memo: BuildMemo
@@ -221,19 +283,20 @@ class _Unit:
     render: Callable[[], str]
 
 
-def _render_units(state: SiteState, units: list[_Unit], indexes: Sequence[int]
-                  ) -> list[tuple[str, bytes, frozenset[str]]]:
-    """(unit, bytes, pages whose content it read) for each unit that renders; failures are left out, for
-    the caller to render again and report (errors stay where they are made, not pickled across processes)."""
-    out: list[tuple[str, bytes, frozenset[str]]] = []
+def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit], indexes: Sequence[int]
+                  ) -> list[tuple[str, bytes, frozenset[str], frozenset[str]]]:
+    """(unit, bytes, pages whose content it read, templates it loaded or looked for) for each unit that
+    renders; failures are left out, for the caller to render again and report (errors stay where they are
+    made, not pickled across processes)."""
+    out: list[tuple[str, bytes, frozenset[str], frozenset[str]]] = []
     for item in (units[i] for i in indexes):
-        state.reads = set()
+        state.reads, env.loaded = set(), set()
         try:
-            out.append((item.unit, item.render().encode("utf-8"), frozenset(state.reads)))
+            out.append((item.unit, item.render().encode("utf-8"), frozenset(state.reads), frozenset(env.loaded)))
         except Exception:  # noqa: BLE001, S112 - reported by the caller's second render
             continue
         finally:
-            state.reads = None
+            state.reads, env.loaded = None, None
     return out
 
 

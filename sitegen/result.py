@@ -33,6 +33,8 @@ class BuildResult:
     """A quick rebuild's files made again (the others are the build's before it); None: any may have changed."""
     labels: dict[str, str] = field(default_factory=dict)
     """How messages name files read in place from another tool's layout (`content/posts/x.md` -> `_posts/x.md`)."""
+    rendered: list[str] = field(default_factory=list)
+    """Output paths this build rendered through their templates (the others were reused from the memo)."""
 
 
 @dataclass
@@ -51,6 +53,9 @@ class RebuildBasis:
     first quick rebuild after it): entries after them are quick rebuilds' own (`sitegen.incremental._prune`)."""
     skip: frozenset[str] = frozenset()
     """Output generators the build left out (`search` under the dev server, which indexes in the background)."""
+    templates: frozenset[str] | None = None
+    """Every template name that existed when the pages were rendered (site, theme and `theme/` names): while the
+    same names exist, which template each page picks cannot change, only their texts (`sitegen.incremental`)."""
 
     @cached_property
     def by_rel(self) -> dict[str, SourceFile]:

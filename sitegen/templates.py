@@ -19,7 +19,7 @@ from sitegen.confine import ALLOW_HINT
 from sitegen.content.urls import UrlHelper
 from sitegen.errors import TemplateError
 from sitegen.i18n import Strings, Translator
-from sitegen.memo import BuildMemo
+from sitegen.memo import BuildMemo, template_key
 
 _ZH_MONTHS = "一二三四五六七八九十"
 
@@ -78,6 +78,72 @@ class ConfinedLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+class TrackingEnvironment(jinja2.Environment):
+    """An environment that can name every template a render loaded or looked for.
+
+    Every way a template reaches another (`select_template` over a page's candidates, `extends`, `include`,
+    `import`, a name computed at render time) goes through `_load_template`, also when the template is cached;
+    while `loaded` is a set, each name asked for is added to it, found or not (a missing candidate that a new
+    file would provide matters as much as the file that was used).
+    """
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.loaded: set[str] | None = None
+        self.keys = TemplateKeys(self)
+        """What each name resolved to, taken before the template is first loaded (an edit made in between
+        leaves an older key, so the next build renders again rather than reuse a stale render)."""
+
+    def _load_template(self, name: str, globals: Any) -> jinja2.Template:  # noqa: A002 - Jinja's own name
+        if self.loaded is not None:
+            self.loaded.add(name)
+        self.keys(name)
+        return super()._load_template(name, globals)
+
+
+class TemplateKeys:
+    """What each template name resolves to now, as a key (`memo.template_key` of the file found and its text,
+    or of its absence): a render is reused only while every name it loaded resolves as it did. Asked once per
+    name per build; the loader is the one pages are rendered with, so shadowing by the site is seen exactly."""
+
+    def __init__(self, env: jinja2.Environment) -> None:
+        self.env = env
+        self.keys: dict[str, str] = {}
+        self._checked: dict[int, tuple[tuple[tuple[str, str], ...], bool]] = {}
+
+    def unchanged(self, recorded: tuple[tuple[str, str], ...]) -> bool:
+        """Whether every (name, key) of a render's record still holds. Renders share their record (every post
+        loads the same templates), so each distinct record is checked once."""
+        seen = self._checked.get(id(recorded))
+        if seen is None or seen[0] is not recorded:
+            seen = self._checked[id(recorded)] = (recorded, all(self(name) == key for name, key in recorded))
+        return seen[1]
+
+    def __call__(self, name: str) -> str:
+        """The key of `name` (computed on first use)."""
+        key = self.keys.get(name)
+        if key is None:
+            key = self.keys[name] = self._resolve(name)
+        return key
+
+    def _resolve(self, name: str) -> str:
+        loader = self.env.loader
+        assert loader is not None
+        try:
+            source, filename, _ = loader.get_source(self.env, name)
+        except jinja2.TemplateNotFound:
+            return template_key(None, None)
+        except TemplateError as exc:  # unreadable, or a link out of the site: never reused, the render reports it
+            return template_key(None, exc.format())
+        return template_key(filename, source)
+
+    def names(self) -> frozenset[str]:
+        """Every template name that exists now (site, theme and `theme/` names)."""
+        loader = self.env.loader
+        assert loader is not None
+        return frozenset(loader.list_templates())
+
+
 def make_loader(search_path: list[Path], theme_layouts: list[Path], *, confined: bool = True) -> jinja2.BaseLoader:
     """Site layouts shadow theme layouts by name; `theme/<name>` always reaches the theme's own file, so a
     site's `base.html` can `{% extends "theme/base.html" %}` and override a single block.
@@ -100,11 +166,11 @@ def make_loader(search_path: list[Path], theme_layouts: list[Path], *, confined:
 def make_environment(search_path: list[Path], config: SiteConfig,
                      markdownify: Callable[[str], str], extra_globals: dict[str, Any] | None = None,
                      bytecode_cache: jinja2.BytecodeCache | None = None, urls: UrlHelper | None = None,
-                     translator: Translator | None = None) -> jinja2.Environment:
+                     translator: Translator | None = None) -> TrackingEnvironment:
     """One environment per build (per language): loader over site layouts then theme layouts; `urls` builds
     the URLs (the plan's, which knows a language's prefix); `translator` gives the theme's strings (`i18n`,
     `T`) and the `date` and `number` filters in the page's language."""
-    env = jinja2.Environment(
+    env = TrackingEnvironment(
         loader=make_loader(search_path, search_path[1:], confined=not config.allow_symlinks_outside),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

@@ -15,7 +15,7 @@ from sitegen.build import BuildOptions, BuildResult, build_site
 from sitegen.cache import load_memo
 from sitegen.dialects import load_site_config
 from sitegen.errors import SitegenError
-from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_pages
+from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_pages, rebuild_edited_templates
 from sitegen.memo import BuildMemo
 from sitegen.outputs.search import Indexer
 from sitegen.serve.livereload import ReloadHub
@@ -58,6 +58,8 @@ class ServeSession:
         self.result: BuildResult | None = None
         """The last good build, which quick rebuilds start from."""
         self.quick_builds = 0
+        self.template_retry: set[Path] | None = None
+        """The changes of a template rebuild that failed, tried again (quickly) with the next batch."""
         self.snapshot_lock = threading.Lock()
         """Held only while the snapshot is swapped (by a build or by the background indexer)."""
         self.indexer = Indexer()
@@ -72,10 +74,19 @@ class ServeSession:
         threading.Thread(target=self._index_loop, name="sitegen-search-index", daemon=True).start()
 
     def _build(self, changes: set[Path] | None) -> BuildResult:
-        # Edited page texts are re-rendered from the last good build; anything else (and the build after
-        # a failure, whose batch may have touched other files) is a full memoized build.
-        if changes and self.result is not None and not self.hub.error:
-            quick = rebuild_edited_pages(self.result, changes, self.memo)
+        # Edited page texts, and edited templates, are re-rendered from the last good build; anything else (and
+        # the build after a failure, whose batch may have touched other files) is a full memoized build. A
+        # template rebuild that failed (a syntax error) is the exception: its batch is tried again with the next.
+        retry, self.template_retry = self.template_retry, None
+        if changes and self.result is not None and (not self.hub.error or retry is not None):
+            quick = rebuild_edited_pages(self.result, changes, self.memo) if retry is None else None
+            if quick is None:
+                batch = changes | (retry or set())
+                try:
+                    quick = rebuild_edited_templates(self.result, batch, self.memo)
+                except SitegenError:  # the author's to fix (a sitegen bug is not retried: the full build runs)
+                    self.template_retry = batch
+                    raise
             if quick is not None:
                 self.quick_builds += 1
                 return quick

@@ -71,9 +71,10 @@ def test_editing_one_post_re_renders_only_the_pages_that_show_it(serve: Serve,
     rendered: list[str] = []
     store = memo.store_output
 
-    def spy(unit: str, key: str, deps: tuple[tuple[str, str], ...], files: dict[str, bytes], page: str = "") -> None:
+    def spy(unit: str, key: str, deps: tuple[tuple[str, str], ...], files: dict[str, bytes], page: str = "",
+            templates: tuple[tuple[str, str], ...] = ()) -> None:
         rendered.append(unit)
-        store(unit, key, deps, files, page)
+        store(unit, key, deps, files, page, templates)
 
     monkeypatch.setattr(memo, "store_output", spy)
     (run.site / "content/posts/first.md").write_text("---\ntitle: First\ndate: 2024-01-01\n---\nEdited.\n")
