@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from sitegen.build import BuildOptions, build_site
-from sitegen.cache import load_memo, save_memo
+from sitegen.cache import load_memo, start_saving_memo
 from sitegen.check import check_build
 from sitegen.errors import OutputError
 from sitegen.memo import BuildMemo
@@ -68,11 +68,15 @@ def _build_and_write(args: argparse.Namespace, output: Path) -> int:
             print(report.format(), file=sys.stderr)
             print("Error: broken links; nothing was written.", file=sys.stderr)
             return 1
-    stats = write_output(result.files, output, args.source, clean=args.clean_output, origins=result.sources)
+    # The cache is saved while the output is written (each takes seconds on a large site), both under the lock.
+    saved = (start_saving_memo(args.source, memo, allow_outside=result.config.allow_symlinks_outside)
+             if not args.no_cache else lambda: None)
+    try:
+        stats = write_output(result.files, output, args.source, clean=args.clean_output, origins=result.sources)
+    finally:
+        saved()
     for warning in stats.warnings:
         print(warning.format(), file=sys.stderr)
-    if not args.no_cache and memo.dirty:
-        save_memo(args.source, memo, allow_outside=result.config.allow_symlinks_outside)
     if not args.quiet:
         print(f"Built {result.pages} pages, {len(result.files)} files in {result.seconds:.2f}s "
               f"-> {output} ({stats.written} written, {stats.unchanged} unchanged, {stats.deleted} removed)")

@@ -137,3 +137,19 @@ def test_code_version_names_the_release_and_digests_the_code() -> None:
     version, _, code = code_version().partition("+")
     assert version == sitegen.__version__ and len(code) == 32
     assert code_version() is code_version()  # read once per process
+
+
+def test_saved_memo_loads_back_and_a_changed_byte_is_refused(make_site: MakeSite, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SITEGEN_CACHE_KEY", "me")
+    site = make_site(SITE, layouts=False)
+    memo = BuildMemo()
+    build_site(BuildOptions(source=site, jobs=1), memo)
+    cache_module.start_saving_memo(site, memo)()  # signed while it is pickled, in a forked copy
+    loaded = load_memo(site)
+    assert loaded is not None and loaded.outputs.keys() == memo.outputs.keys()
+    assert all(loaded.outputs[k].files == memo.outputs[k].files for k in memo.outputs)
+    data = bytearray(cache_path(site).read_bytes())
+    data[len(data) // 2] ^= 1
+    cache_path(site).write_bytes(bytes(data))
+    assert load_memo(site) is None
