@@ -16,6 +16,7 @@ import functools
 import pickle
 import re
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +70,10 @@ class BuildOptions:
     """Processes for rendering (None: one per core when the site is large; 1: in-process)."""
     defer_search: bool = False
     """Leave the search index out (the dev server makes it in the background: `sitegen.serve.session`)."""
+    stage: Callable[[Mapping[str, bytes]], None] | None = None
+    """Given, once, the files that are final before the rest of the site is (static files, images, pages), so
+    that `sitegen build` writes them while feeds and the search index are made (`sitegen.writer.Staging`).
+    They are in the result too; a site in several languages is not staged."""
 
 
 def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildResult:
@@ -270,6 +275,8 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
     page_files = render_pages(state, rendering, warnings, memo)
     files.update(page_files)
+    if options.stage is not None and default and not plan.config.languages:
+        options.stage({**static, **files})
     cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
     files.update(cv_outputs)
     # The dev server indexes the default language in the background; a multilingual site's indexes are made here.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from sitegen.memo import BuildMemo
 from sitegen.outdir import check_output_dir, output_lock
 from sitegen.parallel import tune_gc_for_builds
 from sitegen.render_pages import layout_fallbacks
-from sitegen.writer import write_output
+from sitegen.writer import Staging, write_output
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,14 +50,18 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output is not None else args.source / "public"
     out = check_output_dir(output, args.source, clean=args.clean_output)  # refuse an unsafe output before any work
     with output_lock(out):  # one build at a time into one output, from the start: the second is told at once
-        return _build_and_write(args, output)
+        staging = Staging(out)  # a first build writes its pages while its feeds and search index are made
+        try:
+            return _build_and_write(args, output, staging)
+        finally:
+            staging.discard()
 
 
-def _build_and_write(args: argparse.Namespace, output: Path) -> int:
+def _build_and_write(args: argparse.Namespace, output: Path, staging: Staging) -> int:
     tune_gc_for_builds()
     memo = None if args.no_cache else load_memo(args.source)
     memo = memo or BuildMemo()
-    result = build_site(options_from_args(args), memo)
+    result = build_site(dataclasses.replace(options_from_args(args), stage=staging.put), memo)
     for warning in result.warnings:
         print(warning.format(), file=sys.stderr)
     if getattr(args, "verbose", False) and result.state is not None and result.basis is not None:
@@ -72,7 +77,8 @@ def _build_and_write(args: argparse.Namespace, output: Path) -> int:
     saved = (start_saving_memo(args.source, memo, allow_outside=result.config.allow_symlinks_outside)
              if not args.no_cache else lambda: None)
     try:
-        stats = write_output(result.files, output, args.source, clean=args.clean_output, origins=result.sources)
+        stats = write_output(result.files, output, args.source, clean=args.clean_output, origins=result.sources,
+                             staging=staging)
     finally:
         saved()
     for warning in stats.warnings:
