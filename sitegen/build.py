@@ -440,9 +440,12 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]
+    fresh_summaries: dict[str, str] = {}
     for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
-                                                      plan.config.params).items():
+                                               plan.config.params, summaries=True).items():
         page = tree.pages[source]
+        if result.front_summary is not None:
+            fresh_summaries[source], result.front_summary = result.front_summary, None
         memo.store_markdown(source, page.body + plan.expand_key, page.body_line, result, links)
         rendered[source] = result
     summaries: dict[str, str] = {}
@@ -452,8 +455,8 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
         page = tree.pages[source]
         if page.summary is not None:
             text = page.summary
-            summaries[source] = memo.blob(key_of("summary", text),
-                                          functools.partial(_render_summary, renderer, text)).decode()
+            summaries[source] = memo.blob(key_of("summary", text), functools.partial(
+                _render_summary, renderer, text, fresh_summaries.get(source))).decode()
         for note in rendered[source].warnings:
             if note.message in once:  # a shortcode sitegen cannot run: named once per site, where first met
                 continue
@@ -497,8 +500,9 @@ def _image_warnings(state: SiteState, images: ImageCatalog, assets: set[str]) ->
     return out
 
 
-def _render_summary(renderer: MarkdownRenderer, text: str) -> bytes:
-    return renderer.render(text).html.encode()
+def _render_summary(renderer: MarkdownRenderer, text: str, rendered: str | None = None) -> bytes:
+    """A front-matter summary's HTML (`rendered`: what the render workers made of this very text)."""
+    return (renderer.render(text).html if rendered is None else rendered).encode()
 
 
 def _copy_static(sources: Sources) -> tuple[dict[str, bytes], dict[str, str]]:

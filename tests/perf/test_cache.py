@@ -22,6 +22,7 @@ SITE = {
     "content/about.md": "---\ntitle: About\n---\nSee [a post](posts/p1.md).\n",
     **{f"content/posts/p{i}.md": f"---\ntitle: Post {i}\ndate: 2024-01-{i + 1:02d}\ntags: [t{i % 2}]\n---\n"
                                  f"Body {i}.\n\n<!--more-->\n\nMore {i}.\n" for i in range(6)},
+    "content/posts/s.md": "---\ntitle: Summed\ndate: 2024-02-01\nsummary: First *summary*.\n---\nSame body.\n",
     "data/people.yaml": "- name: Ada\n",
     "data/cv.yaml": "basics: {name: Ada}\nwork: [{name: Lab, position: Scientist, startDate: 2020}]\n",
     "content/cv.md": "---\nlayout: cv\n---\n",
@@ -41,6 +42,8 @@ EDITS: dict[str, Callable[[Path], None]] = {
     "cv data": lambda s: (s / "data/cv.yaml").write_text("basics: {name: Grace}\n"),
     "config key": lambda s: (s / "sitegen.yaml").write_text("title: Renamed site\nbase_url: https://x.org/\n"),
     "deleted page": lambda s: (s / "content/posts/p1.md").unlink(),
+    "front-matter summary": lambda s: (s / "content/posts/s.md").write_text(
+        "---\ntitle: Summed\ndate: 2024-02-01\nsummary: Second *summary*.\n---\nSame body.\n"),
     "static file": lambda s: (s / "static").mkdir() or (s / "static/a.txt").write_text("a"),
     "bibtex entry": lambda s: (s / "data/a.bib").write_text(
         "@article{ada2024, title = {First Paper, Revised}, author = {Ada and Bo}, journal = {J}, year = 2024,\n"
