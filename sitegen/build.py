@@ -44,7 +44,7 @@ from sitegen.memo import BuildMemo, config_key, digest, key_of, site_inputs_key,
 from sitegen.multilingual import cvs_of, link_plans, merge_files, relabel_language, root_files
 from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
-from sitegen.parallel import render_many
+from sitegen.parallel import render_many, with_params
 from sitegen.plan import SitePlan, plan_site, source_label
 from sitegen.render_pages import PageRendering, render_pages
 from sitegen.result import BuildResult, RebuildBasis
@@ -153,6 +153,7 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
     if config.languages:
         plans = link_plans(sites, plans)
     warnings.extend(language_warnings)
+    warnings.extend(strings.notes)  # strings that are not texts, left out
     warnings.extend(missing_warnings(strings, [(lang.key, lang.tag) for lang in config.languages]))
     warnings.extend(page_warnings(pages))
     warnings.extend(cv_glyph_warnings(site_dir, sorted({c.path for c in cvs}), options_cv.fonts,
@@ -436,7 +437,8 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     for source in plan.content:
         page = tree.pages[source]
         cached = memo.cached_markdown(source, page.body + plan.expand_key, page.body_line,
-                                      resolver.decisions_for_page(source))
+                                      with_params(resolver.decisions_for_page(source), page.params,
+                                                  plan.config.params))
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]

@@ -46,6 +46,8 @@ class Strings:
     tables: dict[str, dict[str, Entry]] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
     """Language -> the file to name in messages about it (the site's, else the theme's)."""
+    notes: tuple[Diagnostic, ...] = ()
+    """Warnings about the tables: values that are not texts (left out), each at its file and line."""
 
     def chain(self, lang: str, default: str = BASE_LANGUAGE) -> list[str]:
         """The tables a lookup in `lang` tries, in order: `zh-cn`, `zh`, the default language's, `en`."""
@@ -76,8 +78,25 @@ def _chain(lang: str, default: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def parse_table(text: str, path: str) -> dict[str, Entry]:
-    """One translation file: a mapping of keys, or Hugo's list of `{id, translation}`. Errors name the file."""
+PLURAL_FORMS = frozenset({"zero", "one", "two", "few", "many", "other"})
+"""CLDR plural categories: the keys of a plural entry."""
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """The line of `key:` (or go-i18n's `id: key`) in a translation file, for messages."""
+    name = re.escape(key)
+    found = re.search(rf"^\s*(?:-\s*)?(?:id:\s*)?[\"']?{name}[\"']?\s*:?\s*(?:$|\S)", text, re.MULTILINE)
+    return text.count("\n", 0, found.start()) + 1 if found else None
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str | int | float) or value is None
+
+
+def parse_table(text: str, path: str, notes: list[Diagnostic] | None = None) -> dict[str, Entry]:
+    """One translation file: a mapping of keys, or Hugo's list of `{id, translation}`. Errors name the file; a
+    value that is not a text (`read_more: [1, 2]`), plural forms (`{one: ..., other: ...}`) or a list of texts
+    (`months`) is left out, with a warning at its line appended to `notes`."""
     try:
         raw = load_yaml(text) if text.strip() else {}
     except yaml.YAMLError as exc:
@@ -96,12 +115,20 @@ def parse_table(text: str, path: str) -> dict[str, Entry]:
                            hint="write `read_more: Read more` lines")
     table: dict[str, Entry] = {}
     for key, value in raw.items():
-        if isinstance(value, dict):
-            table[str(key)] = {str(k): str(v) for k, v in value.items()}
-        elif isinstance(value, list):
+        if isinstance(value, dict) and all(str(k).lower() in PLURAL_FORMS and _is_text(v) for k, v in value.items()):
+            table[str(key)] = {str(k): str(v) for k, v in value.items() if v is not None}
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
             table[str(key)] = [str(v) for v in value]
+        elif isinstance(value, dict | list):
+            if notes is not None:
+                shown = "a list" if isinstance(value, list) else "a mapping"
+                notes.append(Diagnostic(
+                    f"the string `{key}` is {shown}, not a text: left out (the theme's own text is shown)",
+                    path=path, line=_key_line(text, str(key)),
+                    hint=f"write `{key}: Some text`, plural forms as `{key}: {{one: ..., other: ...}}`, or a list "
+                         "of texts (`months`)"))
         elif value is not None:
-            table[str(key)] = str(value)
+            table[str(key)] = str(value).lower() if isinstance(value, bool) else str(value)
     return table
 
 
@@ -111,6 +138,7 @@ def load_strings(site_dir: Path, themes: list[Path], errors: list[SitegenError],
     CV's section titles) come first of all. Errors are appended, not raised."""
     tables: dict[str, dict[str, Entry]] = {lang.lower(): dict(t) for lang, t in (base or {}).items()}
     files: dict[str, str] = {}
+    notes: list[Diagnostic] = []
     folders = [(t / "i18n", f"theme:{t.name}/i18n") for t in reversed(themes)] + [(site_dir / "i18n", "i18n")]
     for folder, label in folders:
         if not folder.is_dir():
@@ -120,7 +148,7 @@ def load_strings(site_dir: Path, themes: list[Path], errors: list[SitegenError],
                 continue
             lang, name = file.stem.lower(), f"{label}/{file.name}"
             try:
-                table = parse_table(decode_utf8(file.read_bytes(), name), name)
+                table = parse_table(decode_utf8(file.read_bytes(), name), name, notes)
             except SitegenError as exc:
                 errors.append(exc)
                 continue
@@ -129,7 +157,7 @@ def load_strings(site_dir: Path, themes: list[Path], errors: list[SitegenError],
                 continue
             tables[lang] = {**tables.get(lang, {}), **table}
             files[lang] = name
-    return Strings(tables, files)
+    return Strings(tables, files, tuple(notes))
 
 
 def missing_warnings(strings: Strings, languages: list[tuple[str, str]]) -> list[Diagnostic]:

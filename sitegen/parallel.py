@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -28,15 +28,50 @@ from sitegen.dialects import Dialect
 from sitegen.dialects.base import ExpandContext
 from sitegen.links import REF, LinkResolver
 from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered
+from sitegen.memo import key_of
 
 MIN_PAGES_PER_WORKER = 60
 """Below this many pages per extra process, forking costs more than it saves."""
 
 LinkDecisions = tuple[tuple[str, str | None], ...]
+PARAMS = "\0params"
+"""Recorded among a page's link decisions when its expansion read the parameters (Hugo's `{{< param >}}`): its
+result is a digest of the page's and the site's params, so a cached rendering is redone when they change."""
 Item = TypeVar("Item")
 _WORKER_TASK: list[Callable[[Sequence[Any]], list[Any]]] = []
 """In a forked worker only: the task its pool was made for (installed by `_adopt`; the parent never sets it,
 so two pools in one process, e.g. two builds on two threads, cannot see each other's task)."""
+
+
+class _ReadParams(Mapping[str, Any]):
+    """The parameters in-content syntax reads, telling `on_read` when it reads any of them."""
+
+    def __init__(self, params: Mapping[str, Any], on_read: Callable[[], None]) -> None:
+        self._params, self._on_read = params, on_read
+
+    def __getitem__(self, key: str) -> Any:
+        self._on_read()
+        return self._params[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self._on_read()
+        return iter(self._params)
+
+    def __len__(self) -> int:
+        self._on_read()
+        return len(self._params)
+
+
+def params_digest(page_params: Mapping[str, Any], site_params: Mapping[str, Any] | None) -> str:
+    """What a page's expansion could read of the parameters, as one digest (the result recorded for `PARAMS`)."""
+    return key_of("params", dict(page_params), dict(site_params or {}))
+
+
+def with_params(decide: Callable[[str], str | None], page_params: Mapping[str, Any],
+                site_params: Mapping[str, Any] | None) -> Callable[[str], str | None]:
+    """A page's link decisions that also answer `PARAMS` with the current parameters' digest (to validate a cached
+    rendering)."""
+    return lambda href: params_digest(page_params, site_params) if href == PARAMS else decide(href)
 
 
 def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkResolver, dialect: Dialect,
@@ -52,8 +87,12 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
         seen[href] = decide(href)
         return seen[href]
 
+    def read_params() -> None:
+        if PARAMS not in seen:
+            seen[PARAMS] = params_digest(page.params, site_params)
+
     context = ExpandContext(resolve_ref=lambda path: recording(REF + path),
-                            params=collections.ChainMap(page.params, dict(site_params or {})),
+                            params=_ReadParams(collections.ChainMap(page.params, dict(site_params or {})), read_params),
                             site_url=resolver.urls.url)
     body, notes = dialect.expand(page.body, source, page.body_line, context)
     rendered = renderer.render(body, RenderContext(source=source, body_line=page.body_line, resolve_link=recording))

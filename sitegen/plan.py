@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sitegen.config import SiteConfig
+from sitegen.content.archives import date_archives, place_terms
 from sitegen.content.languages import Translations
 from sitegen.content.news import URL as NEWS_URL
 from sitegen.content.news import NewsItem, read_news
@@ -25,11 +27,12 @@ from sitegen.content.talks import Talk, read_talk
 from sitegen.content.taxonomies import Term, collect_taxonomies
 from sitegen.content.tree import ContentTree, assemble_tree
 from sitegen.content.urls import UrlHelper, output_path_for
-from sitegen.cv.publication import Publication
+from sitegen.cv.publication import Publication, newest_first
 from sitegen.cv.pubpage import PublicationList, plan_publications
 from sitegen.cv.site import CVPlan, plan_cv
 from sitegen.cv.source import CVOptions, CVSource
 from sitegen.dialects import NATIVE, Dialect, SiteFacts
+from sitegen.dialects.scholar import bibtex_fields
 from sitegen.errors import ContentError, SitegenError, raise_if_any
 from sitegen.memo import key_of
 
@@ -92,6 +95,8 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     content = tuple(sorted(tree.pages))
     urls = urls or UrlHelper(config)
     taxonomies = collect_taxonomies(tree, config.taxonomies, dialect.term_slug)
+    archive_patterns = config.dialect_settings.get("archives") or {}
+    place_terms(taxonomies, archive_patterns)
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
     # /publications/ wins over the generated one).
     cv_plan = plan_cv(tree, urls, cvs, cv_options, publications)
@@ -101,11 +106,11 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     news, news_errors = read_news(data, tree.pages, tree.urls)
     errors.extend(news_errors)
     tree = _with_pages(tree, *_news_page(tree, news, config))
-    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies)
+    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies, date_archives(tree, archive_patterns))
     tree = _with_pages(tree, listing_pages, listing_urls)
     raise_if_any([*errors, *url_collisions(tree.urls, generated=set(listing_pages))])
     page_context = {**cv_plan.context, **pubs.context}
-    facts = site_facts(config, tree, content, data, urls, page_context)
+    facts = site_facts(config, tree, content, data, urls, page_context, publications)
     bound = dialect.for_site(facts)
     return SitePlan(config=config, tree=tree, content=content, taxonomies=taxonomies, listing_terms=listing_terms,
                     data=data, urls=urls, dialect=bound, build_date=build_date, cv=cv_plan, publications=pubs.listing,
@@ -115,9 +120,10 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
 
 
 def site_facts(config: SiteConfig, tree: ContentTree, content: tuple[str, ...], data: dict[str, Any],
-               urls: UrlHelper, page_context: Mapping[str, Mapping[str, Any]]) -> SiteFacts:
-    """What in-content syntax may read of the planned site: every content page's variables and URL, and where
-    each BibTeX entry is shown (the first publications page)."""
+               urls: UrlHelper, page_context: Mapping[str, Mapping[str, Any]],
+               publications: list[Publication] | None = None) -> SiteFacts:
+    """What in-content syntax may read of the planned site: every content page's variables and URL, where
+    each BibTeX entry is shown (the first publications page), and the entries themselves."""
     pages: dict[str, dict[str, Any]] = {}
     for source in content:
         page = tree.pages[source]
@@ -129,8 +135,24 @@ def site_facts(config: SiteConfig, tree: ContentTree, content: tuple[str, ...], 
         listing = context.get("publications")
         for entry in getattr(listing, "entries", []):
             citations.setdefault(entry.key, f"{tree.urls[source]}#{entry.id}")
+    bibliography = tuple(_bib_entry(p, citations.get(p.key, "")) for p in newest_first(list(publications or []))
+                         if p.key)
     return SiteFacts(config=config, data=data, pages=pages, urls={s: tree.urls[s] for s in content},
-                     citations=citations)
+                     citations=citations, bibliography=bibliography)
+
+
+def _bib_entry(p: Publication, url: str) -> dict[str, Any]:
+    """A BibTeX entry as in-content bibliography lists select and show it (`SiteFacts.bibliography`)."""
+    kind, fields = bibtex_fields(p.bibtex)
+    fields.update(dict(p.extra))
+    if p.selected:
+        fields["selected"] = "true"
+    if p.tags:
+        fields.setdefault("keywords", ", ".join(p.tags))
+    fields.setdefault("year", p.year)
+    return {"key": p.key, "type": kind, "fields": fields, "year": p.year, "authors": list(p.authors),
+            "title": p.title, "venue": p.venue, "url": url,
+            "file": posixpath.splitext(posixpath.basename(p.path))[0]}
 
 
 def _news_page(tree: ContentTree, news: list[NewsItem], config: SiteConfig
@@ -144,12 +166,18 @@ def _news_page(tree: ContentTree, news: list[NewsItem], config: SiteConfig
     return {NEWS_PAGE: page}, {NEWS_PAGE: NEWS_URL}
 
 
-def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]]
+def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]], archives: Mapping[str, Term] | None = None
                      ) -> tuple[dict[str, Page], dict[str, str], dict[str, Term]]:
-    """Taxonomy index pages, term pages and the 404 page: (pages, their URLs, term page -> Term)."""
+    """Taxonomy index pages, term pages, date archives (`sitegen.content.archives`) and the 404 page: (pages,
+    their URLs, term page -> Term)."""
     pages: dict[str, Page] = {}
     urls: dict[str, str] = {}
     terms_of: dict[str, Term] = {}
+    for source, term in (archives or {}).items():  # listed like a term of the posts, under the posts' list
+        pages[source] = Page(source=source, kind="term", title=term.name, body="", generated=True,
+                             params={"taxonomy": "posts", "term": term.slug, "archive": term.taxonomy})
+        urls[source] = term.url
+        terms_of[source] = term
     for name, terms in taxonomies.items():
         source = f"_taxonomies/{name}"
         pages[source] = Page(source=source, kind="taxonomy", title=name.replace("_", " ").title(), body="",

@@ -187,7 +187,7 @@ def discover_in_place(site_dir: Path, layout: SourceLayout, sources: Sources, al
         return False
 
     for f in walk_files(site_dir, site_dir, ".", sources.errors, allow_outside=allow_outside, prune=prune):
-        top, _, rest = f.rel.partition("/")
+        top, rest = _renamed_folder(f.rel, renames)
         if _excluded(f.rel, layout.exclude):
             continue
         if posixpath.basename(f.rel).startswith("_"):
@@ -213,6 +213,18 @@ def discover_in_place(site_dir: Path, layout: SourceLayout, sources: Sources, al
     sources.pages.sort(key=lambda f: f.rel)
     sources.skipped = sorted(skipped)
     return static
+
+
+def _renamed_folder(rel: str, renames: dict[str, str]) -> tuple[str, str]:
+    """A file's path split after the renamed folder it is in (`cols/_posts/x.md` -> `cols/_posts`, `x.md`, for a
+    Jekyll `collections_dir`), else after its top folder."""
+    parts = rel.split("/")
+    for depth in range(len(parts) - 1, 1, -1):
+        folder = "/".join(parts[:depth])
+        if folder in renames:
+            return folder, "/".join(parts[depth:])
+    top, _, rest = rel.partition("/")
+    return top, rest
 
 
 def _excluded(rel: str, patterns: tuple[str, ...]) -> bool:

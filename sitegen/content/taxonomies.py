@@ -17,11 +17,14 @@ class Term:
     name: str
     slug: str
     pages: list[str] = field(default_factory=list)
+    path: str = ""
+    """Where the site's archive plugin puts the term's page (`/blog/tag/x/`, `sitegen.content.archives`); else
+    sitegen's `/<taxonomy>/<slug>/`."""
 
     @property
     def url(self) -> str:
         """Site path of the term page (`/tags/deep-learning/`)."""
-        return f"/{self.taxonomy}/{self.slug.replace('#', '%23')}/"
+        return self.path or f"/{self.taxonomy}/{self.slug.replace('#', '%23')}/"
 
 
 def collect_taxonomies(tree: ContentTree, names: tuple[str, ...], slug_of: Callable[[str], str] = term_slug

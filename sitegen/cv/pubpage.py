@@ -216,9 +216,16 @@ MERGED_LAYOUTS = frozenset({"page", "default", "single", "archive", "post", "abo
 the generic layouts of Jekyll themes); a page with its own template (`layout: mypubs`) keeps it."""
 
 
+_OWN_SELECTION = re.compile(r"\{%-?\s*bibliography\s[^%]*?(?<!\S)(?:--file|-f|--query|-q|--cited|--cited_in_order|"
+                            r"--max|--limit)(?!\S)")
+"""A jekyll-scholar list of the page's own choosing (`{% bibliography --query @article %}`): shown in its text."""
+
+
 def _merges(page: Page) -> bool:
-    """Whether a page at /publications/ shows the BibTeX list below its text."""
-    return page.kind == "page" and not page.generated and (page.layout is None or page.layout in MERGED_LAYOUTS)
+    """Whether a page at /publications/ shows the BibTeX list below its text (not when its text lists a selection
+    of its own, as jekyll-scholar's options make it)."""
+    return page.kind == "page" and not page.generated and (page.layout is None or page.layout in MERGED_LAYOUTS) \
+        and not _OWN_SELECTION.search(page.body)
 
 
 def _anchors(publications: list[Publication]) -> list[str]:

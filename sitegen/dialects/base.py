@@ -43,6 +43,10 @@ class SiteFacts:
     """Content source -> its URL without the base path (`/posts/x/`)."""
     citations: dict[str, str] = field(default_factory=dict)
     """BibTeX key -> the URL of its entry on the publications page, without the base path."""
+    bibliography: tuple[dict[str, Any], ...] = ()
+    """The BibTeX entries, newest first, as in-content lists select them (jekyll-scholar's `{% bibliography
+    --query ... %}`): `key`, `type`, `fields`, `file` (the .bib file's name), `year`, `authors`, `title`, `venue`,
+    `url` (its entry on the publications page, without the base path)."""
 
 
 class Dialect(Protocol):

@@ -25,6 +25,7 @@ from sitegen.dialects.base import ExpandContext, SiteFacts
 from sitegen.dialects.hugo_languages import hugo_languages, single_language
 from sitegen.dialects.native import hugo_urlize
 from sitegen.dialects.shortcodes import expand_shortcodes
+from sitegen.dialects.timezones import DATE_KEYS, in_zone, zone_named
 from sitegen.errors import ConfigError, Diagnostic
 from sitegen.inputlimits import decode_utf8
 from sitegen.yamlload import Yaml12Loader, yaml_error
@@ -38,7 +39,7 @@ _HUGO_SLUG = re.compile(r":slug(?![a-z])")
 ACCEPTED = frozenset({
     "baseurl", "relativeurls", "canonifyurls", "outputs", "outputformats", "mediatypes", "module",
     "enablerobotstxt", "enableemoji", "minify", "pygmentsusecss", "pygmentscodefences", "pygmentsstyle",
-    "pluralizelisttitles", "capitalizelisttitles", "timeout", "timezone", "archetypedir", "layoutdir",
+    "pluralizelisttitles", "capitalizelisttitles", "timeout", "archetypedir", "layoutdir",
     "assetdir", "resourcedir", "publishdir", "datadir", "themesdir", "sectionpagesmenu", "related",
     "enableinlineshortcodes", "uglyurls", "removepathaccents", "disablepathtolower", "hascjklanguage",
     "defaultcontentlanguage", "defaultcontentlanguageinsubdir", "security", "build", "caches", "imaging",
@@ -59,7 +60,10 @@ class HugoConfigReader:
     build: dict[str, bool] = field(default_factory=dict)
     markdown: dict[str, bool] = field(default_factory=dict)
     notes: list[Diagnostic] = field(default_factory=list)
-    """Warnings of a section reader (a language left out), reported with the unmapped keys."""
+    """Warnings of a section reader (a language left out, a value of the wrong type), reported with the unmapped
+    keys."""
+    texts: list[tuple[str, str]] = field(default_factory=list)
+    """The config files as written, (path, text), the one read last first: where warnings find their line."""
 
     def run(self) -> tuple[SiteConfig, list[Diagnostic]]:
         """Every section through its reader in `SECTIONS`; other keys are listed once as not mapped."""
@@ -78,23 +82,40 @@ class HugoConfigReader:
                 hint="the site builds without them; see docs/hugo.md for what is read"))
         return SiteConfig(**self.values, path=self.path), warnings
 
+    def invalid(self, key: str, value: Any, expected: str) -> None:
+        """A value sitegen cannot use as Hugo would (wrong type, unknown name): a warning at its line."""
+        shown = json.dumps(value, ensure_ascii=False, default=str)
+        path, line = self.place_of(key)
+        self.notes.append(Diagnostic(
+            f"`{key} = {shown[:60]}`: expected {expected}; the value is ignored", path=path, line=line,
+            hint="fix the value (see Hugo's configuration docs), or remove it"))
+
+    def place_of(self, key: str) -> tuple[str, int | None]:
+        """The file and line where `key` (its last dotted part) is set, if it can be found; else the config."""
+        name = re.escape(key.rsplit(".", 1)[-1])
+        for path, text in self.texts:
+            found = re.search(rf"^\s*[\"']?{name}[\"']?\s*[=:]", text, re.MULTILINE | re.IGNORECASE)
+            if found:
+                return path, text.count("\n", 0, found.start()) + 1
+        return self.path, None
+
     def text(self, value: Any, key: str) -> str | None:
         if isinstance(value, str | int | float) and not isinstance(value, bool):
             return str(value)
-        self.unmapped.append(key)
+        self.invalid(key, value, "a string")
         return None
 
     def flag(self, target: dict[str, bool], name: str, value: Any, key: str) -> None:
         if isinstance(value, bool):
             target[name] = value
         else:
-            self.unmapped.append(key)
+            self.invalid(key, value, "true or false")
 
     def positive(self, value: Any, name: str, key: str) -> None:
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             self.values[name] = value
         else:
-            self.unmapped.append(key)
+            self.invalid(key, value, "a whole number above 0")
 
 
 def _title(r: HugoConfigReader, value: Any) -> None:
@@ -119,6 +140,9 @@ def _language(r: HugoConfigReader, value: Any) -> None:
 
 def _languages(r: HugoConfigReader, value: Any) -> None:
     """`[languages]`: a site in several languages (`sitegen.dialects.hugo_languages`), the default first."""
+    if not isinstance(value, dict):
+        r.invalid("languages", value, "a table of languages (`[languages.en]`)")
+        return
     disabled = r.raw.get("disablelanguages")
     languages, notes = hugo_languages(value, str(r.raw.get("defaultcontentlanguage") or "en"),
                                       [str(d) for d in disabled] if isinstance(disabled, list) else [], r.path)
@@ -145,7 +169,7 @@ def _author(r: HugoConfigReader, value: Any) -> None:
 def _params(r: HugoConfigReader, value: Any) -> None:
     """`[params]`: free parameters for templates; the theme-wide ones sitegen knows fill the site's fields."""
     if not isinstance(value, dict):
-        r.unmapped.append("params")
+        r.invalid("params", value, "a table of parameters (`[params]`)")
         return
     r.values["params"] = value
     lowered = {str(k).lower(): v for k, v in value.items()}
@@ -160,7 +184,7 @@ def _params(r: HugoConfigReader, value: Any) -> None:
 def _menus(r: HugoConfigReader, value: Any) -> None:
     """`[[menu.main]]` (or `menus.main`): name, url or pageRef, weight; other menus are not shown."""
     if not isinstance(value, dict):
-        r.unmapped.append("menu")
+        r.invalid("menu", value, "a table of menus (`[[menu.main]]`)")
         return
     items: list[MenuItem] = []
     for i, entry in enumerate(value.get("main") or []):
@@ -195,13 +219,13 @@ def _taxonomies(r: HugoConfigReader, value: Any) -> None:
         r.values["taxonomies"] = tuple(dict.fromkeys(v for v in value.values() if isinstance(v, str)))
         r.unmapped.extend(f"taxonomies.{k}" for k, v in value.items() if not isinstance(v, str))
     else:
-        r.unmapped.append("taxonomies")
+        r.invalid("taxonomies", value, 'a table of singular = "plural" names (`tag = "tags"`)')
 
 
 def _permalinks(r: HugoConfigReader, value: Any) -> None:
     """`[permalinks]` section patterns (`posts = "/:year/:slug/"`), and the newer `[permalinks.page]`."""
     if not isinstance(value, dict):
-        r.unmapped.append("permalinks")
+        r.invalid("permalinks", value, 'a table of section = "pattern" (`posts = "/:year/:slug/"`)')
         return
     patterns = {str(k): str(v) for k, v in value.items() if isinstance(v, str)}
     if isinstance(value.get("page"), dict):
@@ -218,6 +242,14 @@ def _pagination(r: HugoConfigReader, value: Any) -> None:
     if isinstance(value, dict) and "pagersize" in {str(k).lower() for k in value}:
         size = next(v for k, v in value.items() if str(k).lower() == "pagersize")
         r.positive(size, "paginate", "pagination.pagerSize")
+
+
+def _time_zone(r: HugoConfigReader, value: Any) -> None:
+    """`timeZone`: front-matter dates without an offset are in it (`sitegen.dialects.timezones`)."""
+    if isinstance(value, str) and zone_named(value) is not None:
+        r.values["dialect_settings"] = {**r.values.get("dialect_settings", {}), "timezone": value.strip()}
+    elif not (isinstance(value, str) and not value.strip()):
+        r.invalid("timeZone", value, "an IANA time zone such as `Europe/Oslo` (dates are read as UTC)")
 
 
 def _summary_length(r: HugoConfigReader, value: Any) -> None:
@@ -259,6 +291,7 @@ SECTIONS: dict[str, Callable[[HugoConfigReader, Any], None]] = {
     "paginate": _paginate,
     "pagination": _pagination,
     "summarylength": _summary_length,
+    "timezone": _time_zone,
     "builddrafts": lambda r, v: r.flag(r.build, "drafts", v, "buildDrafts"),
     "buildfuture": lambda r, v: r.flag(r.build, "future", v, "buildFuture"),
     "buildexpired": lambda r, v: r.flag(r.build, "expired", v, "buildExpired"),
@@ -343,12 +376,28 @@ def _read(file: Path, site_dir: Path) -> str:
 def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     """A Hugo site's configuration as a SiteConfig, with one warning listing the keys that cannot map."""
     raw, path = read_hugo_config(site_dir)
-    reader = HugoConfigReader(raw, path)
+    reader = HugoConfigReader(raw, path, texts=_texts_of(site_dir))
     reader.values["site_layouts"] = False  # Go templates: sitegen's theme renders the pages
     reader.values["weight_first"] = True  # Hugo lists weighted (pinned) pages first
     if (site_dir / "layouts").is_dir():
         reader.unmapped.append("layouts/ (Hugo templates cannot run: sitegen's theme renders the pages)")
     return reader.run()
+
+
+def _texts_of(site_dir: Path) -> list[tuple[str, str]]:
+    """The config files' texts, for the lines of warnings: the root file, then `config/_default/`'s (last first,
+    as the later ones win)."""
+    files = [site_dir / name for name in ROOT_FILES if (site_dir / name).is_file()][:1]
+    folder = site_dir / CONFIG_DIR
+    if folder.is_dir():
+        files += sorted((f for f in folder.iterdir() if f.suffix in _EXTENSIONS and f.is_file()), reverse=True)
+    texts = []
+    for file in files:
+        try:
+            texts.append((file.relative_to(site_dir).as_posix(), file.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError):
+            continue  # read (and reported) with the configuration itself
+    return texts
 
 
 def is_hugo_site(site_dir: Path) -> bool:
@@ -397,8 +446,11 @@ class HugoDialect:
                                  params=context.params, site_url=context.site_url)
 
     def front_matter(self, source: str, data: dict[str, Any], config: SiteConfig) -> dict[str, Any]:
-        """Hugo's front matter is read as written."""
-        return data
+        """Hugo's front matter is read as written; with `timeZone`, its dates without an offset are in that zone."""
+        zone = zone_named(str(config.dialect_settings.get("timezone") or ""))
+        if zone is None or not any(key in data for key in DATE_KEYS):
+            return data
+        return {k: in_zone(v, zone, convert=False) if k in DATE_KEYS else v for k, v in data.items()}
 
     def for_site(self, facts: SiteFacts) -> HugoDialect:
         """Shortcodes look pages up through the `ExpandContext` each page gets: nothing to bind."""

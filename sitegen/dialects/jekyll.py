@@ -23,6 +23,7 @@ from sitegen.dialects import jekyll_urls
 from sitegen.dialects.base import ExpandContext, SiteFacts
 from sitegen.dialects.jekyll_config import read_config
 from sitegen.dialects.liquid import LiquidContext, expand_liquid
+from sitegen.dialects.timezones import DATE_KEYS, in_zone, zone_named
 from sitegen.errors import Diagnostic
 
 _DATED_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
@@ -109,6 +110,7 @@ class JekyllDialect:
         settings = config.dialect_settings
         context = LiquidContext(
             site=site, base_path=config.base_path, origin=config.site_origin, citations=facts.citations,
+            bibliography=facts.bibliography,
             links={**{f"_pages/{s}": url for s, url in facts.urls.items()},  # `_pages/` is read as the root
                    **{_real_path(s, settings)[0]: url for s, url in facts.urls.items()}},
             posts={posixpath.splitext(posixpath.basename(s))[0]: url for s, url in facts.urls.items()
@@ -134,7 +136,16 @@ class JekyllDialect:
                 merged["lastmod"] = merged.pop(key)
         if isinstance(merged.get("date"), str):
             merged["date"] = _padded_date(merged["date"])
-        if real.startswith("_drafts/"):
+        zone = zone_named(str(settings.get("timezone") or ""))
+        if zone is not None:  # `timezone:`: every date is read in (or converted to) the site's zone, as Jekyll does
+            if "date" not in merged and kind in ("posts", "drafts"):
+                dated = date_from_filename(posixpath.splitext(posixpath.basename(real))[0])
+                if dated is not None:
+                    merged["date"] = dated[0].replace(tzinfo=zone)
+            for key in DATE_KEYS:
+                if key in merged:
+                    merged[key] = in_zone(merged[key], zone, convert=True)
+        if kind == "drafts":
             merged.setdefault("draft", True)
         if "url" not in merged:
             merged["url"] = _url(source, real, kind, merged, settings)
@@ -170,11 +181,14 @@ def _padded_date(text: str) -> str:
 def _real_path(source: str, settings: dict[str, Any]) -> tuple[str, str]:
     """The file's path in the site (`posts/x.md` -> `_posts/x.md`) and its Jekyll type (`posts`, `pages`, or a
     collection's name)."""
+    if source in settings.get("in_pages", ()):
+        return "_pages/" + source, "pages"
     for folder, into in settings.get("renames", {}).items():
         prefix = into + "/" if into else ""
         if into and source.startswith(prefix):
-            kind = "drafts" if folder == "_drafts" else "posts" if folder == "_posts" else folder[1:]
-            if folder == "_posts" and source.startswith("posts/drafts/"):
+            name = posixpath.basename(folder)  # `collections_dir` puts them in a folder: `my_collections/_talks`
+            kind = "drafts" if name == "_drafts" else "posts" if name == "_posts" else name[1:]
+            if name == "_posts" and source.startswith("posts/drafts/"):
                 continue
             return folder + "/" + source[len(prefix):], kind
     return source, "pages"
@@ -216,7 +230,7 @@ def _url(source: str, real: str, kind: str, data: dict[str, Any], settings: dict
                                   else categories if isinstance(categories, list) else []))
     site_style = str(settings.get("permalink") or "date")
     if kind == "pages":
-        folder = posixpath.dirname(source)
+        folder = posixpath.dirname(real)
         path = folder + "/" if folder else ""
         pattern = data.get("permalink") or ("/:path/" if name == "index" else
                                             jekyll_urls.with_suffix("/:path/:basename", site_style))

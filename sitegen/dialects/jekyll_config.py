@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from sitegen.config import Author, BuildSettings, MenuItem, SiteConfig, SourceLayout
+from sitegen.dialects.timezones import zone_named
 from sitegen.errors import ConfigError, Diagnostic
 from sitegen.inputlimits import InputLimitError, decode_utf8, located
 from sitegen.yamlload import load_yaml, yaml_error
@@ -54,16 +55,29 @@ def read_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
         raw = {}
     if not isinstance(raw, dict):
         raise ConfigError("the configuration must be a mapping of keys to values", path=CONFIG, line=1)
-    return parse_jekyll_config(raw, site_dir)
+    return parse_jekyll_config(raw, site_dir, text)
 
 
 def _text(value: Any, default: str = "") -> str:
     return default if value is None or isinstance(value, dict | list) else str(value)
 
 
-def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
-    """The mapping of `_config.yml` as a SiteConfig (pure but for looking which folders and .bib files exist)."""
+def key_line(text: str, key: str) -> int | None:
+    """The line of a top-level `key:` in the YAML text (for messages), if it is written at a line's start."""
+    found = re.search(rf"^['\"]?{re.escape(key)}['\"]?\s*:", text, re.MULTILINE)
+    return text.count("\n", 0, found.start()) + 1 if found else None
+
+
+def parse_jekyll_config(raw: dict[str, Any], site_dir: Path, text: str = "") -> tuple[SiteConfig, list[Diagnostic]]:
+    """The mapping of `_config.yml` as a SiteConfig (pure but for looking which folders and .bib files exist);
+    `text` is the file as written, for the lines of warnings."""
     warnings: list[Diagnostic] = []
+    timezone = _text(raw.get("timezone")).strip()
+    if timezone and zone_named(timezone) is None:
+        warnings.append(Diagnostic(
+            f"`timezone: {timezone}` is not a known time zone: dates are read as UTC", path=CONFIG,
+            line=key_line(text, "timezone"), hint="write an IANA zone name such as `America/New_York`"))
+        timezone = ""
     url = _text(raw.get("url")).rstrip("/")
     baseurl = _text(raw.get("baseurl")).strip("/")
     base_url = (url + "/" + baseurl).rstrip("/") + "/" if url else ("/" + baseurl + "/" if baseurl else "/")
@@ -75,8 +89,12 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig
     language = _text(raw.get("lang") or raw.get("locale"), "en").replace("_", "-")
     collections = _collections(raw.get("collections"))
     permalink = _text(raw.get("permalink"), "date") or "date"
-    renames = [("_posts", "posts"), ("_drafts", "posts/drafts"), ("_pages", "")]
-    renames += [(f"_{name}", name) for name, meta in collections.items() if meta.get("output") and name != "posts"]
+    # `collections_dir`: the collections, `_posts` and `_drafts` are in that folder (`_pages` is no collection).
+    where = _text(raw.get("collections_dir")).strip("/")
+    where = where + "/" if where and where != "." else ""
+    renames = [(f"{where}_posts", "posts"), (f"{where}_drafts", "posts/drafts"), ("_pages", "")]
+    renames += [(f"{where}_{name}", name) for name, meta in collections.items()
+                if meta.get("output") and name != "posts"]
     exclude = tuple(DEFAULT_EXCLUDE) + tuple(str(x) for x in raw.get("exclude") or [] if isinstance(x, str | int))
     bibs = _bibliography(raw.get("scholar"), site_dir)
     paginate = raw.get("paginate")
@@ -85,8 +103,10 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig
         "collections": collections,
         "defaults": [d for d in raw.get("defaults") or [] if isinstance(d, dict)],
         "excerpt_separator": _text(raw.get("excerpt_separator"), "\n\n"),
-        "timezone": _text(raw.get("timezone")),
+        "timezone": timezone,
+        "archives": _archives(raw),
         "renames": dict(renames),
+        "in_pages": _in_pages(site_dir),
         "list_pages": _list_pages(site_dir, {name for name, meta in collections.items() if meta.get("output")}),
         # jekyll-scholar (bibtex-ruby) builds past a malformed entry or a repeated key: so does sitegen, with a
         # warning for each (the entry is left out, or its field ignored) instead of stopping the build.
@@ -97,8 +117,6 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig
     }
     params = {k: v for k, v in raw.items() if isinstance(k, str) and k not in READ}
     unmapped = sorted(k for k in params if k not in MACHINERY)
-    if raw.get("collections_dir"):
-        unmapped.append("collections_dir")
     if unmapped:
         warnings.append(Diagnostic(
             f"{len(unmapped)} keys of _config.yml have no sitegen equivalent and only reach `site.*` in Liquid: "
@@ -122,6 +140,47 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path) -> tuple[SiteConfig
         dialect_settings=settings,
     )
     return cfg, warnings
+
+
+ARCHIVE_PERMALINKS = {"year": "/:year/", "month": "/:year/:month/", "day": "/:year/:month/:day/",
+                      "tag": "/tag/:name/", "category": "/category/:name/"}
+"""jekyll-archives' default permalinks, by archive type."""
+_ARCHIVE_TYPES = {"year": "year", "month": "month", "day": "day", "tags": "tag", "categories": "category"}
+"""What `enabled:` names -> the archive type its `permalinks:` and `layouts:` name."""
+
+
+V2_PERMALINKS = {"year": "/:collection/:year/", "month": "/:collection/:year/:month/",
+                 "day": "/:collection/:year/:month/:day/", "tags": "/:collection/:type/:name/",
+                 "categories": "/:collection/:type/:name/"}
+"""jekyll-archives-v2's defaults (al-folio since 2024), by what `enabled:` names."""
+
+
+def _archives(raw: dict[str, Any]) -> dict[str, str]:
+    """jekyll-archives (or al-folio's jekyll-archives-v2, configured per collection: `posts:`), when the site
+    loads the plugin: what sitegen's archives take (`year`, `month`, `day`, `tags`, `categories`) -> the URL
+    pattern of their pages (`permalinks:` over the plugin's defaults; `:type` and `:collection` filled in)."""
+    plugins = {p for p in [*(raw.get("plugins") or []), *(raw.get("gems") or [])] if isinstance(p, str)}
+    config = raw.get("jekyll-archives")
+    config = config if isinstance(config, dict) else {}
+    if "jekyll-archives-v2" in plugins:  # keyed by collection; sitegen's archives are the posts'
+        config, defaults, key_of = config.get("posts"), V2_PERMALINKS, {name: name for name in _ARCHIVE_TYPES}
+        config = config if isinstance(config, dict) else {}
+    elif "jekyll-archives" in plugins:
+        defaults = {name: ARCHIVE_PERMALINKS[kind] for name, kind in _ARCHIVE_TYPES.items()}
+        key_of = _ARCHIVE_TYPES
+    else:
+        return {}
+    enabled = config.get("enabled")
+    if enabled is True or enabled == "all":
+        chosen = list(_ARCHIVE_TYPES)
+    else:
+        chosen = [str(e) for e in enabled if str(e) in _ARCHIVE_TYPES] if isinstance(enabled, list) else []
+    permalinks = config.get("permalinks")
+    permalinks = permalinks if isinstance(permalinks, dict) else {}
+    patterns = {name: str(permalinks.get(key_of[name]) or defaults[name]) for name in chosen}
+    # `:type` is the archive's type (`tag`, `category`, `year`), `:collection` the posts' collection.
+    return {name: pattern.replace(":collection", "posts").replace(":type", _ARCHIVE_TYPES[name])
+            for name, pattern in patterns.items()}
 
 
 def _build(raw: dict[str, Any]) -> BuildSettings:
@@ -189,6 +248,16 @@ def _nav_pages(site_dir: Path) -> tuple[MenuItem, ...]:
     # The weight is `nav_order` as written (pages without one after the rest, in title order).
     return tuple(MenuItem(title, url, int(order) if order < 1e9 else 1000 + i)
                  for i, (order, title, url) in enumerate(items))
+
+
+def _in_pages(site_dir: Path) -> list[str]:
+    """The pages of `_pages/` (read as the site's root), by content path (`sub/x.md`): Jekyll gives them
+    `_pages/` paths (a page there without a `permalink` is at `/_pages/x/`, a `defaults` scope `_pages` holds it)."""
+    folder = site_dir / "_pages"
+    if not folder.is_dir():
+        return []
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.suffix.lower() in
+                  (".md", ".markdown") and p.is_file())
 
 
 _LOOP = re.compile(r"\{%-?\s*for\s+\w+\s+in\s+site\.(\w+)")

@@ -4,7 +4,8 @@ Two passes. A small tokenizer (positions kept, for file:line warnings) first rep
 Jekyll and its plugins rather than to Liquid itself: `{% highlight %}` (a fenced code block: escaped, never
 live HTML), `{% link %}`, `{% post_url %}`, `{% include figure.liquid|figure.html|youtube.html|video.liquid %}`,
 `{% cite %}`/`{% reference %}` (jekyll-scholar: a link to the entry on the publications page),
-`{% bibliography %}` (the publications page lists them). Any other include or unknown tag stays visible as
+`{% bibliography %}` (the publications page lists them; elsewhere, or with options that select, the list is put
+in place: `sitegen.dialects.scholar`). Any other include or unknown tag stays visible as
 escaped text, with one warning per name. Then python-liquid renders what is Liquid proper (`{% raw %}`, `{% if %}`,
 `{% for %}`, `{% assign %}`, `{{ site.baseurl }}`, `{{ page.title }}`, filters such as `relative_url`).
 """
@@ -16,11 +17,12 @@ import datetime as dt
 import html
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sitegen.dialects.jekyll_urls import slugify
+from sitegen.dialects.scholar import parse_options, render_bibliography
 from sitegen.errors import Diagnostic
 
 if TYPE_CHECKING:
@@ -84,6 +86,8 @@ class LiquidContext:
     """A post's name for `{% post_url %}` (`2024-01-02-x`) -> its URL without the base path."""
     citations: Mapping[str, str] = field(default_factory=dict)
     """A BibTeX key -> the URL of its entry on the publications page (without the base path)."""
+    bibliography: Sequence[Mapping[str, Any]] = ()
+    """The BibTeX entries `{% bibliography --query ... %}` selects from (`SiteFacts.bibliography`)."""
 
 
 def expand_liquid(body: str, source: str, body_line: int, *, context: LiquidContext
@@ -180,7 +184,7 @@ def _jekyll_tags(body: str, context: LiquidContext, warn: Callable[[str, int, st
             keys = [k for k in re.split(r"[\s,]+", args) if k and not k.startswith("--")]
             out.append(", ".join(_citation(k, context, warn, match.start) for k in keys))
         elif name == "bibliography":
-            out.append("")  # the publications page lists the .bib entries itself
+            out.append(_bibliography(args, context, warn, match.start, all_tags))
         elif name == "include":
             out.append(_include(args, context, warn, match.start, match.text(body)))
         else:
@@ -189,6 +193,33 @@ def _jekyll_tags(body: str, context: LiquidContext, warn: Callable[[str, int, st
             out.append(_escape_liquid(match.text(body)))
     out.append(body[pos:])
     return _close_outputs("".join(out))
+
+
+def _bibliography(args: str, context: LiquidContext, warn: Callable[[str, int, str, str], None], offset: int,
+                  all_tags: list[Tag]) -> str:
+    """jekyll-scholar's list (`sitegen.dialects.scholar`): nothing on the publications page when the tag takes
+    the whole bibliography (that page lists it), else the entries its options select."""
+    scholar = context.site.get("scholar")
+    options = parse_options(args, scholar if isinstance(scholar, Mapping) else {})
+    line_key = f"bibliography@{offset}"
+    for name in options.unsupported:
+        warn(f"{line_key} {name}", offset, f"`{{% bibliography %}}` option `{name}` is not supported by sitegen: "
+             "ignored (the list is shown)", "sitegen reads --file, --query, --cited, --cited_in_order, --max and "
+             "--group_by")
+    for problem in options.problems:
+        warn(f"{line_key} {problem}", offset, f"`{{% bibliography %}}`: {problem}: ignored", "write a number")
+    page_url = str(context.page.get("url") or "")
+    listing = {_join(context.base_path, url.split("#", 1)[0]) for url in context.citations.values()}
+    if not options.selects and page_url in listing:
+        return ""  # the publications page: its layout lists every entry
+    cited = [k for t in all_tags if t.name in ("cite", "reference")
+             for k in re.split(r"[\s,]+", t.args) if k and not k.startswith("-")]
+    entries = [{**e, "url": _join(context.base_path, str(e["url"])) if e.get("url") else ""}
+               for e in context.bibliography]
+    text = render_bibliography(options, entries, cited, lambda message: warn(
+        f"{line_key} {message}", offset, f"`{{% bibliography %}}`: {message}", "see docs: what sitegen reads of "
+        "jekyll-scholar"))
+    return text.replace("{", "&#123;").replace("}", "&#125;")
 
 
 def _close_outputs(text: str) -> str:

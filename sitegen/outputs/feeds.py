@@ -36,7 +36,11 @@ def feed_paths(state: SiteState) -> dict[str, tuple[str, list[str]]]:
             feeds[f"{key}/feed.xml"] = (f"{name.title if name else key} · {title}", _deep_pages(state, key))
     for taxonomy, terms in state.taxonomies.items():
         for term in terms.values():
-            feeds[f"{taxonomy}/{term.slug}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
+            folder = term.path.strip("/") if term.path else f"{taxonomy}/{term.slug}"
+            feeds[f"{folder}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
+    for term in state.plan.listing_terms.values():  # date archives (`sitegen.content.archives`): beside their page
+        if term.path and term.taxonomy not in state.taxonomies:
+            feeds[f"{term.path.strip('/')}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
     return feeds
 
 

@@ -85,10 +85,18 @@ def test_a_word_on_one_page_only_is_found_with_its_excerpt_marked(browser: Any, 
     assert titles == ["Field Notes"]
     assert "quokkafish in the harbour" in excerpts[0] and "MARKS:quokkafish" in excerpts
     assert all(r.startswith(search_site) for r in requests)  # no third-party requests
+    assert _shards(requests) == ["qu"]  # the shard of the word's first letters, not the whole index
+    assert sum("/searchindex/p/" in r for r in requests) == 1  # and the one result's text
+
+
+def _shards(requests: list[str]) -> list[str]:
+    """The index shards a query fetched."""
+    return sorted({r.split("/searchindex/t/")[1].split(".json")[0] for r in requests if "/searchindex/t/" in r})
 
 
 def test_a_co_author_and_a_venue_of_one_paper_find_the_publications_page(browser: Any, search_site: str) -> None:
-    assert _results(browser, search_site, "Quenneville")[0] == ["Publications"]
+    titles, _, requests = _results(browser, search_site, "Quenneville")
+    assert titles == ["Publications"] and _shards(requests) == ["qu"]
     assert _results(browser, search_site, "obscure venues")[0] == ["Publications"]
 
 
@@ -102,5 +110,7 @@ def test_prefixes_and_one_typo_match_and_math_source_stays_out(browser: Any, sea
 
 
 def test_chinese_finds_pages_in_chinese_first(browser: Any, search_site: str) -> None:
-    assert _results(browser, search_site, "量子纠缠")[0] == ["笔记", "Mixed"]
+    titles, _, requests = _results(browser, search_site, "量子纠缠")
+    assert titles == ["笔记", "Mixed"]
+    assert _shards(requests) == ["_5b50", "_7ea0", "_91cf"]  # 子, 纠, 量: the shards of the pairs' first characters
     assert _results(browser, search_site, "纠缠")[0] == ["笔记", "Mixed"]
