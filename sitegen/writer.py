@@ -157,10 +157,10 @@ class Staging:
     def put(self, files: Mapping[str, bytes]) -> None:
         """Start writing these files (plain output paths only) into the staging folder; only the first call of a
         build stages anything, and only where the output does not exist and processes can fork."""
-        if self.folder is not None or not hasattr(os, "fork") or self.out.exists():
+        # Where the output's parent is missing, nothing is made before the build has succeeded.
+        if self.folder is not None or not hasattr(os, "fork") or self.out.exists() or not self.out.parent.is_dir():
             return
         todo = {rel: data for rel, data in files.items() if path_problem(rel) is None}
-        self.out.parent.mkdir(parents=True, exist_ok=True)
         self.folder = _new_staging(self.out)
         self.staged = todo
         self._pid = os.fork()
