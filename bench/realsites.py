@@ -8,7 +8,8 @@
 Each folder is built with `sitegen build --no-cache --output <temp>` (the output is never inside the source) and
 a digest of the folder is taken before and after: a build that changed the source is reported. Columns: pages
 built, warnings (count and the most frequent kinds), the fatal error if the build stopped. With `--import`:
-the files the importer wrote, the constructs it could not convert, and what `sitegen check` says of the result.
+the files the importer wrote, the constructs it could not convert, the links it found broken in the original site
+already, and what `sitegen check` says of the result (which counts those apart).
 
 Nothing here is asserted: the folders are other people's sites, fetched outside the repository, never committed.
 """
@@ -115,7 +116,9 @@ def import_row(site: Path, tmp: Path) -> dict[str, str]:
     proc = run_sitegen(["import", kind, str(site), str(dest)])
     unconverted = sum(1 for ln in proc.stdout.splitlines() if ln.startswith("  not converted"))
     written = sum(1 for ln in proc.stdout.splitlines() if ln.startswith("  wrote"))
-    row = {"site": site.name, "written": str(written), "unconverted": str(unconverted), "check": ""}
+    inherited = sum(1 for ln in proc.stdout.splitlines() if ln.startswith("  broken in the original"))
+    row = {"site": site.name, "written": str(written), "unconverted": str(unconverted),
+           "broken in original": str(inherited), "check": ""}
     if proc.returncode != 0:
         row["check"] = "import failed: " + (proc.stderr.strip().splitlines() or ["?"])[0][:120]
     else:
@@ -160,7 +163,8 @@ def main() -> None:
             print_table(compared, ["site", "both", "only original", "only sitegen"])
         if args.do_import:
             print()
-            print_table([import_row(s, tmp) for s in sites], ["site", "written", "unconverted", "check"])
+            print_table([import_row(s, tmp) for s in sites],
+                        ["site", "written", "unconverted", "broken in original", "check"])
             compared = [compare_row(s.name, tmp / f"{s.name}-imported-out", Path(originals[s.name])) for s in sites
                         if s.name in originals and (tmp / f"{s.name}-imported-out").is_dir()]
             if compared:

@@ -744,6 +744,27 @@ def load_note(builds: dict[int, BuildFigures], serves: dict[int, ServeFigures], 
     return "Load: " + "; ".join(parts) + "."
 
 
+def report(builds: dict[int, BuildFigures], serves: dict[int, ServeFigures], versions: dict[str, str],
+           versions_ms: dict[str, float], loads: list[float], runs: int) -> str:
+    """The Markdown tables of everything measured so far."""
+    lines = [f"Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC with `python bench/run.py "
+             + " ".join(sys.argv[1:]) + f"` ({', '.join(versions.values())}).", "",
+             load_note(builds, serves, loads)]
+    if builds:
+        lines += ["", "Cold builds (no cache, `clean` + `build` of the ../shared/bench adapters, median of "
+                  f"{runs} interleaved rounds):", "", cold_table(builds, versions),
+                  "", "Rebuilds from the command line after one post changed:", "", rebuild_table(builds)]
+    if serves:
+        lines += ["", "Dev servers, one edit saved (medians; sitegen: save → the live-reload event → the edited "
+                  "page served, its own rebuild time in parentheses; Hugo: its own \"Total in\" time, the page "
+                  "served after the save in parentheses):", "", serve_table(serves),
+                  "", "Start-up (from the command to the server's ready line, caches removed):", "",
+                  startup_table(serves, versions_ms)]
+    elif versions_ms:
+        lines += ["", ", ".join(f"`{name}`: {value:.0f} ms" for name, value in versions_ms.items())]
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------------------------------------------- main
 
 
@@ -788,26 +809,13 @@ def main() -> int:
         if not args.serve_only:
             builds[pages] = build_rounds(bench, tools, pages, runs, warmup)
             loads.append(os.getloadavg()[0])
+            (work / "results.md").write_text(report(builds, serves, versions, versions_ms, loads, runs), "utf-8")
         if not args.no_serve:
             log(f"{pages:,} posts: dev servers")
             serves[pages] = serve_rounds(bench, pages, runs, hugo)
             loads.append(os.getloadavg()[0])
-    report = [f"Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC with `python bench/run.py "
-              + " ".join(sys.argv[1:]) + f"` ({', '.join(versions.values())}).", "",
-              load_note(builds, serves, loads)]
-    if builds:
-        report += ["", "Cold builds (no cache, `clean` + `build` of the ../shared/bench adapters, median of "
-                   f"{runs} interleaved rounds):", "", cold_table(builds, versions),
-                   "", "Rebuilds from the command line after one post changed:", "", rebuild_table(builds)]
-    if serves:
-        report += ["", "Dev servers, one edit saved (medians; sitegen: save → the live-reload event → the edited "
-                   "page served, its own rebuild time in parentheses; Hugo: its own \"Total in\" time, the page "
-                   "served after the save in parentheses):", "", serve_table(serves),
-                   "", "Start-up (from the command to the server's ready line, caches removed):", "",
-                   startup_table(serves, versions_ms)]
-    elif versions_ms:
-        report += ["", ", ".join(f"`{name}`: {value:.0f} ms" for name, value in versions_ms.items())]
-    text = "\n".join(report) + "\n"
+            (work / "results.md").write_text(report(builds, serves, versions, versions_ms, loads, runs), "utf-8")
+    text = report(builds, serves, versions, versions_ms, loads, runs)
     (work / "results.md").write_text(text, encoding="utf-8")
     print(text)
     return 0

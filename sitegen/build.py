@@ -46,7 +46,7 @@ from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
 from sitegen.parallel import render_many, with_params
 from sitegen.plan import SitePlan, plan_site, source_label
-from sitegen.render_pages import PageRendering, render_pages
+from sitegen.render_pages import PageRendering, render_pages, template_syntax_errors
 from sitegen.result import BuildResult, RebuildBasis
 from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
@@ -125,17 +125,52 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
     started = time.perf_counter()
     site_dir = options.source
     dialect = detect_dialect(site_dir)
-    config, warnings = dialect.load_config(site_dir)
+    # Every problem of a site in one run, not in rounds. Errors that leave the rest of the site readable do not stop
+    # the pipeline: a bad config value is replaced by its default (a config that cannot be read at all by the
+    # tool's defaults), a template that does not compile is reported before any page renders (and again, naming
+    # the page, by the pages that use it). The build still fails at the end, and nothing is written.
+    pending: list[SitegenError] = []
+    config, warnings = dialect.load_config(site_dir, pending)
     config = _apply_overrides(config, options)
     memo = memo or BuildMemo()
     memo.begin(config_key(config, dialect.name))
-    themes = theme_dirs(site_dir, config.theme)
-    # 1. Gather: discover and parse every source (all errors of the phase together).
+    try:
+        result = _gather_and_render(options, memo, labels, dialect, config, warnings, pending, started)
+    except SitegenError as exc:
+        raise _with_earlier(pending, exc) from None
+    raise_if_any(pending)
+    if options.strict and result.warnings:
+        raise_if_any([w.to_error() for w in result.warnings])
+    return result
+
+
+def _with_earlier(earlier: list[SitegenError], exc: SitegenError) -> SitegenError:
+    """The errors of `exc` and the earlier ones it does not repeat (a template error found again by a page that
+    uses it is kept in that form, which names the page)."""
+    later = exc.errors if isinstance(exc, ErrorGroup) else [exc]
+    seen = {(e.path, e.line, e.message) for e in later}
+    combined = [*(e for e in earlier if (e.path, e.line, e.message) not in seen), *later]
+    return combined[0] if len(combined) == 1 else ErrorGroup(combined)
+
+
+def _gather_and_render(options: BuildOptions, memo: BuildMemo, labels: dict[str, str], dialect: Dialect,
+                       config: SiteConfig, warnings: list[Diagnostic], pending: list[SitegenError],
+                       started: float) -> BuildResult:
+    """The pipeline after the config is read; errors that do not stop it are added to `pending`."""
+    site_dir = options.source
+    try:
+        themes = theme_dirs(site_dir, config.theme)
+        theme_errors: list[SitegenError] = []
+    except SitegenError as exc:  # no theme to render with; the site's sources are still read for their errors
+        themes, theme_errors = [], [exc]
+    # 1. Gather: discover and parse every source, and compile the site's own templates (all errors together).
     sources = discover_sources(site_dir, themes, allow_outside=config.allow_symlinks_outside, layout=config.layout)
     labels.update(sources.labels)
     warnings.extend(_skipped_note(sources, config, dialect.name))
     pages, data, cvs, publications, gather_errors = _parse_sources(sources, config, dialect, site_dir, memo,
                                                                                    warnings)
+    gather_errors[:0] = theme_errors
+    pending.extend(template_syntax_errors(site_dir, themes, config, memo))
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
     # 2. Plan: the complete, frozen site (content tree, generated pages, URL table), one per language.
     now = options.now or build_time()
@@ -178,7 +213,7 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
             own_memo.finish()
             memo.dirty = memo.dirty or own_memo.dirty
         warnings.extend(relabel_language(w, site.origins) for w in [
-            *left_out_warnings(plan.tree, site.pages, now), *built.warnings])
+            *left_out_warnings(plan.tree, site.pages, now), *plan.notes, *built.warnings])
         raise_if_any([relabel_language(e, site.origins) for e in built.errors])
         errors.extend(merge_files(files, origins, built.files, built.origins, site.output_prefix,
                                   default=site is sites[0]))
@@ -188,8 +223,6 @@ def _build_site(options: BuildOptions, memo: BuildMemo | None, labels: dict[str,
     raise_if_any(errors)
     if config.languages:
         files.update(root_files(files, origins, sites, states))
-    if options.strict and warnings:
-        raise_if_any([w.to_error() for w in warnings])
     memo.languages = {s.key: memo.languages[s.key] for s in sites[1:] if s.key in memo.languages}
     memo.finish()
     # 4. The result, in memory: writing it is `sitegen.writer`'s job.

@@ -224,8 +224,25 @@ def _key_lines(node: yaml.Node, prefix: str = "") -> dict[str, tuple[int, int]]:
     return out
 
 
-def parse_config(text: str, path: str = "sitegen.yaml") -> tuple[SiteConfig, list[Diagnostic]]:
-    """Parse and validate configuration text; raises ConfigError/ErrorGroup listing every problem."""
+def parse_config(text: str, path: str = "sitegen.yaml", errors: list[SitegenError] | None = None
+                 ) -> tuple[SiteConfig, list[Diagnostic]]:
+    """Parse and validate configuration text; raises ConfigError/ErrorGroup listing every problem.
+
+    With `errors`, the problems are appended there instead, and the configuration is returned as far as it could
+    be read: the default in place of each bad value, every default when the text cannot be read at all. A build
+    goes on with it to find the site's other errors in the same run, then stops without writing anything.
+    """
+    if errors is None:
+        return _parse_config(text, path)
+    try:
+        return _parse_config(text, path, errors)
+    except SitegenError as exc:
+        errors.append(exc)
+        return SiteConfig(path=path), []
+
+
+def _parse_config(text: str, path: str, errors: list[SitegenError] | None = None
+                  ) -> tuple[SiteConfig, list[Diagnostic]]:
     text = text.lstrip("\ufeff")
     try:
         check_input(text, "yaml")
@@ -248,7 +265,7 @@ def parse_config(text: str, path: str = "sitegen.yaml") -> tuple[SiteConfig, lis
         raise ConfigError("the configuration must be a mapping of keys to values", path=path, line=1,
                           hint="write `title: My Site` and other `key: value` lines")
     lines = _key_lines(node) if node is not None else {}
-    return _Validator(raw, lines, path).run()
+    return _Validator(raw, lines, path).run(errors)
 
 
 class _Validator:
@@ -284,7 +301,8 @@ class _Validator:
             return default
         return value
 
-    def run(self) -> tuple[SiteConfig, list[Diagnostic]]:
+    def run(self, errors: list[SitegenError] | None = None) -> tuple[SiteConfig, list[Diagnostic]]:
+        """The configuration; its errors raised together, or with `errors` appended there (see parse_config)."""
         for key in self.raw:
             if str(key) not in _KNOWN:
                 close = difflib.get_close_matches(str(key), sorted(_KNOWN), n=1)
@@ -321,7 +339,10 @@ class _Validator:
         if languages:
             cfg = replace(cfg, languages=languages, language=languages[0].tag,
                           default_language_in_subdir=bool(self.get("default_language_in_subdir", bool, False)))
-        raise_if_any(self.errors)
+        if errors is None:
+            raise_if_any(self.errors)
+        else:
+            errors.extend(self.errors)
         return cfg, self.warnings
 
     def _optional_text(self, key: str) -> str | None:
@@ -485,17 +506,25 @@ def find_config(site_dir: Path) -> Path | None:
     return None
 
 
-def load_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
-    """Read and parse the site's configuration file (defaults when there is none)."""
+def load_config(site_dir: Path, errors: list[SitegenError] | None = None) -> tuple[SiteConfig, list[Diagnostic]]:
+    """Read and parse the site's configuration file (defaults when there is none); `errors` as in
+    `parse_config`."""
     found = find_config(site_dir)
-    if found is None:
-        for name in CONFIG_NAMES:
-            if (site_dir / name).exists() or (site_dir / name).is_symlink():
-                raise ConfigError("not a readable file", path=name, hint="make it a plain file (or remove it)")
-        return SiteConfig(), []
     try:
-        raw = found.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read the file: {exc.strerror or exc}", path=found.name,
-                          hint="check that it is a readable file") from None
-    return parse_config(decode_utf8(raw, found.name, ConfigError), found.name)
+        if found is None:
+            for name in CONFIG_NAMES:
+                if (site_dir / name).exists() or (site_dir / name).is_symlink():
+                    raise ConfigError("not a readable file", path=name, hint="make it a plain file (or remove it)")
+            return SiteConfig(), []
+        try:
+            raw = found.read_bytes()
+        except OSError as exc:
+            raise ConfigError(f"cannot read the file: {exc.strerror or exc}", path=found.name,
+                              hint="check that it is a readable file") from None
+        text = decode_utf8(raw, found.name, ConfigError)
+    except SitegenError as exc:
+        if errors is None:
+            raise
+        errors.append(exc)
+        return SiteConfig(), []
+    return parse_config(text, found.name, errors)

@@ -17,20 +17,25 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import time
 from pathlib import Path
+from typing import TypeVar
 
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import read_text
 from sitegen.content.talks import read_talk
 from sitegen.errors import SitegenError
 from sitegen.links import broken_link_warnings
-from sitegen.memo import BuildMemo, MemoUse
+from sitegen.memo import BuildMemo
 from sitegen.outputs import generate_outputs
 from sitegen.parallel import render_many
 from sitegen.render_pages import render_pages
 from sitegen.result import BuildResult, RebuildBasis
 from sitegen.views import SiteState
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildMemo) -> BuildResult | None:
@@ -41,10 +46,9 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
         return None
     # Only full builds prune the memo (memo.finish); without this, every quick rebuild would add the edited
     # page's new parse, rendering, feed and search entries for good (~150 KB a save on a real site). What is
-    # kept: what the last full build used, and what this quick rebuild uses.
-    full_used = basis.full_build_used or (frozenset(memo.used_pages), frozenset(memo.used_markdown),
-                                          frozenset(memo.used_blobs))
-    memo.used_pages, memo.used_markdown, memo.used_blobs = set(full_used[0]), set(full_used[1]), set(full_used[2])
+    # kept: what the last full build left, and what this quick rebuild uses (`_prune`).
+    sizes = basis.full_build_sizes or (len(memo.pages), len(memo.markdown), len(memo.blobs))
+    memo.used_pages, memo.used_markdown, memo.used_blobs = set(), set(), set()
     edited: dict[str, Page] = {}
     for path in changed:
         source = basis.source_of(path)
@@ -62,6 +66,8 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
             return None
         edited[source.rel] = page
     tree = dataclasses.replace(state.tree, pages={**state.tree.pages, **edited})
+    if "order" in state.tree.__dict__:  # newest-first positions: made from metadata, unchanged
+        tree.__dict__["order"] = state.tree.order
     rendered = dict(state.rendered)
     for rel, (result, links) in render_many(tree, basis.rendering.renderer, state.urls, state.plan.dialect,
                                                sorted(edited), 1, state.plan.config.params).items():
@@ -77,7 +83,10 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     new_state = SiteState(dataclasses.replace(state.plan, tree=tree, talks=talks), rendered, state.summaries)
     new_state.images = state.images  # assets are unchanged in a quick rebuild, and so are their copies
     new_state._meta_keys.update(state._meta_keys)  # metadata is unchanged, by the check above
-    new_state._body_keys.update((k, v) for k, v in state._body_keys.items() if k not in edited)
+    new_state.derived.update(state.derived)
+    new_state._body_keys.update(state._body_keys)
+    for rel in edited:
+        new_state._body_keys.pop(rel, None)
     units = memo.units_reading(set(edited))
     if not units or any(not memo.outputs[u].source for u in units):
         return None
@@ -88,24 +97,44 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     before = {**basis.before_generators, **page_files}
     # The generators' files are made again (a search shard may be gone); the rest is the files before them.
     files = {**basis.before_generators, **page_files}
-    files.update(generate_outputs(new_state, basis.rendering.site_dir, basis.rendering.themes, before, memo,
-                                  skip=basis.skip))
-    _prune(memo)
+    generated = generate_outputs(new_state, basis.rendering.site_dir, basis.rendering.themes, before, memo,
+                                  skip=basis.skip, edited=frozenset(edited), previous=previous.files)
+    files.update(generated)
+    touched = frozenset(page_files) | frozenset(generated) | (previous.files.keys() - files.keys())
+    _prune(memo, sizes)
     return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
                        seconds=time.perf_counter() - started, sources=previous.sources, state=new_state,
-                       basis=_next_basis(basis, before, full_used))
+                       basis=_next_basis(basis, before, sizes), touched=touched)
 
 
-def _prune(memo: BuildMemo) -> None:
-    """Drop memo entries neither the last full build nor this quick rebuild used (they are caches: safe)."""
-    memo.pages = {k: v for k, v in memo.pages.items() if k in memo.used_pages}
-    memo.markdown = {k: v for k, v in memo.markdown.items() if k in memo.used_markdown}
-    memo.blobs = {k: v for k, v in memo.blobs.items() if k in memo.used_blobs}
+def prepare_quick_rebuilds(result: BuildResult, memo: BuildMemo) -> None:
+    """Make the lookups the first quick rebuild after a full build needs (which outputs read which page,
+    newest-first positions): the full build rendered in worker processes, so the server's copy has none yet."""
+    memo.units_reading(set())
+    if result.state is not None:
+        _ = result.state.tree.order
 
 
-def _next_basis(basis: RebuildBasis, before: dict[str, bytes], full_used: MemoUse) -> RebuildBasis:
+def _prune(memo: BuildMemo, sizes: tuple[int, int, int]) -> None:
+    """Drop the entries quick rebuilds added that this one did not use (they are caches: safe).
+
+    The last full build left `sizes` entries (memo.finish); dicts keep insertion order, so what quick rebuilds
+    added is the tail after them: pruning looks at that tail only, not at the whole memo.
+    """
+    _prune_tail(memo.pages, memo.used_pages, sizes[0])
+    _prune_tail(memo.markdown, memo.used_markdown, sizes[1])
+    _prune_tail(memo.blobs, memo.used_blobs, sizes[2])
+
+
+def _prune_tail(table: dict[K, V], used: set[K], size: int) -> None:
+    for key in list(itertools.islice(reversed(table.keys()), max(0, len(table) - size))):
+        if key not in used:
+            del table[key]
+
+
+def _next_basis(basis: RebuildBasis, before: dict[str, bytes], sizes: tuple[int, int, int]) -> RebuildBasis:
     """The same basis with the new files (and the lookup already made)."""
-    new = dataclasses.replace(basis, before_generators=before, full_build_used=full_used)
+    new = dataclasses.replace(basis, before_generators=before, full_build_sizes=sizes)
     if "by_rel" in basis.__dict__:
         new.__dict__["by_rel"] = basis.by_rel
     return new

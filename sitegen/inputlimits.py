@@ -176,6 +176,21 @@ def located(exc: InputLimitError, path: str, line_offset: int = 0,
                 hint=exc.hint)
 
 
+_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def toml_error(exc: ValueError, what: str, path: str, *, first_line: int = 1, hint: str | None = None,
+               kind: type[SitegenError] = ContentError) -> SitegenError:
+    """A TOML parse failure as `invalid <what>: <problem>` at its line and column (`tomllib` puts them at the
+    end of its message); `first_line` is the file line of the text's first line (2 for front matter)."""
+    message = str(exc)
+    match = _TOML_AT.search(message)
+    if match is None:
+        return kind(f"invalid {what}: {message}", path=path, hint=hint)
+    return kind(f"invalid {what}: {message[:match.start()]}", path=path, line=int(match[1]) + first_line - 1,
+                col=int(match[2]), hint=hint)
+
+
 _WIDE = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
          (b"\xfe\xff", "UTF-16"))
 

@@ -13,6 +13,9 @@ from sitegen.errors import Diagnostic
 from sitegen.markdown import Rendered
 
 _MARKDOWN = (".md", ".markdown")
+IMPORT_RECORD = ".sitegen-import.json"
+"""Written by `sitegen import` into the new site: the links that were broken in the original site already
+(`{"broken_in_source": [{"page", "href", "where", "what_to_do"}]}`), which `sitegen check` names as such."""
 REF = "\x00ref\x00"
 """Prefix of a recorded link decision that is a page reference (`{{< ref "x.md" >}}`), not an href."""
 

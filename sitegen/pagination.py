@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +61,11 @@ class Paginator:
         return self.url_for(self.path_of(number))
 
 
-def paginate(items: Sequence[Any], per_page: int, base_path: str, url_for: Any) -> list[Paginator]:
-    """Split `items` into pages; an empty list still gives one (empty) page."""
-    chunks: list[Sequence[Any]] = [items[i:i + per_page] for i in range(0, len(items), per_page)] or [[]]
-    return [Paginator(chunk, n + 1, len(chunks), len(items), base_path, url_for) for n, chunk in enumerate(chunks)]
+def paginate(items: Sequence[Any], per_page: int, base_path: str, url_for: Any,
+             numbers: Collection[int] | None = None) -> list[Paginator]:
+    """Split `items` into pages; an empty list still gives one (empty) page. With `numbers`, only those pages
+    (that exist) are made."""
+    total = max(1, -(-len(items) // per_page))
+    wanted = range(1, total + 1) if numbers is None else sorted(n for n in set(numbers) if 1 <= n <= total)
+    return [Paginator(items[(n - 1) * per_page:n * per_page] if items else [], n, total, len(items), base_path,
+                      url_for) for n in wanted]

@@ -19,12 +19,13 @@ from typing import Any
 
 from sitegen.config import SiteConfig
 from sitegen.content.archives import date_archives, place_terms
+from sitegen.content.landing import plan_landing
 from sitegen.content.languages import Translations
 from sitegen.content.news import URL as NEWS_URL
 from sitegen.content.news import NewsItem, read_news
 from sitegen.content.page import Page
 from sitegen.content.talks import Talk, read_talk
-from sitegen.content.taxonomies import Term, collect_taxonomies
+from sitegen.content.taxonomies import Term, apply_term_permalinks, collect_taxonomies, taxonomy_content
 from sitegen.content.tree import ContentTree, assemble_tree
 from sitegen.content.urls import UrlHelper, output_path_for
 from sitegen.cv.publication import Publication, newest_first
@@ -33,7 +34,7 @@ from sitegen.cv.site import CVPlan, plan_cv
 from sitegen.cv.source import CVOptions, CVSource
 from sitegen.dialects import NATIVE, Dialect, SiteFacts
 from sitegen.dialects.scholar import bibtex_fields
-from sitegen.errors import ContentError, SitegenError, raise_if_any
+from sitegen.errors import ContentError, Diagnostic, SitegenError, raise_if_any
 from sitegen.memo import key_of
 
 NEWS_PAGE = "_news"
@@ -78,6 +79,8 @@ class SitePlan:
     expand_key: str = ""
     """A digest of what the dialect's expansion reads of the site (`SiteFacts`), part of the key of each page's
     rendered Markdown (`""` when it reads nothing)."""
+    notes: tuple[Diagnostic, ...] = ()
+    """Warnings of planning (a landing page's block naming an author with no profile), paths from the site root."""
 
 
 def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data: dict[str, Any],
@@ -92,9 +95,14 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
         errors.extend(problems)
         if talk is not None:
             talks[source] = talk
-    content = tuple(sorted(tree.pages))
     urls = urls or UrlHelper(config)
     taxonomies = collect_taxonomies(tree, config.taxonomies, dialect.term_slug)
+    taxonomy_pages: dict[str, Page] = {}
+    if config.dialect_settings.get("taxonomy_pages") == "content":
+        # Hugo: `content/tags/_index.md` and `content/tags/<term>/_index.md` are the taxonomy's and terms' own pages
+        tree, taxonomy_pages = taxonomy_content(tree, taxonomies, dialect.term_slug)
+    apply_term_permalinks(taxonomies, config.permalinks, dialect.term_slug)
+    content = tuple(sorted(tree.pages))
     archive_patterns = config.dialect_settings.get("archives") or {}
     place_terms(taxonomies, archive_patterns)
     # Generated pages, in order: each planner sees the URLs taken before it (a content page at /cv/ or
@@ -106,8 +114,12 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
     news, news_errors = read_news(data, tree.pages, tree.urls)
     errors.extend(news_errors)
     tree = _with_pages(tree, *_news_page(tree, news, config))
-    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies, date_archives(tree, archive_patterns))
+    listing_pages, listing_urls, listing_terms = listing_pages_of(taxonomies, date_archives(tree, archive_patterns),
+                                                                  taxonomy_pages)
     tree = _with_pages(tree, listing_pages, listing_urls)
+    content = (*content, *sorted(s for s, p in listing_pages.items() if p.body.strip()))  # their own pages' text
+    # Landing pages (Hugo Blox, Wowchemy, hugo-resume): their blocks' pages and authors (a profile may be a term's)
+    tree, notes = plan_landing(tree, pages, data, now, dialect, config.params)
     raise_if_any([*errors, *url_collisions(tree.urls, generated=set(listing_pages))])
     page_context = {**cv_plan.context, **pubs.context}
     facts = site_facts(config, tree, content, data, urls, page_context, publications)
@@ -116,7 +128,7 @@ def plan_site(config: SiteConfig, pages: list[Page], resources: list[str], data:
                     data=data, urls=urls, dialect=bound, build_date=build_date, cv=cv_plan, publications=pubs.listing,
                     page_context=page_context, intros=dict(cv_plan.intros),
                     expand_key="" if bound is dialect else key_of("site-facts", facts),
-                    talks=talks, news=tuple(news), now=now)
+                    talks=talks, news=tuple(news), now=now, notes=tuple(notes))
 
 
 def site_facts(config: SiteConfig, tree: ContentTree, content: tuple[str, ...], data: dict[str, Any],
@@ -166,10 +178,11 @@ def _news_page(tree: ContentTree, news: list[NewsItem], config: SiteConfig
     return {NEWS_PAGE: page}, {NEWS_PAGE: NEWS_URL}
 
 
-def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]], archives: Mapping[str, Term] | None = None
-                     ) -> tuple[dict[str, Page], dict[str, str], dict[str, Term]]:
+def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]], archives: Mapping[str, Term] | None = None,
+                     own: Mapping[str, Page] | None = None) -> tuple[dict[str, Page], dict[str, str], dict[str, Term]]:
     """Taxonomy index pages, term pages, date archives (`sitegen.content.archives`) and the 404 page: (pages,
-    their URLs, term page -> Term)."""
+    their URLs, term page -> Term). A taxonomy or term with a content page of its own (`own`, `Term.page`) takes
+    its title, description, params and text."""
     pages: dict[str, Page] = {}
     urls: dict[str, str] = {}
     terms_of: dict[str, Term] = {}
@@ -179,19 +192,30 @@ def listing_pages_of(taxonomies: Mapping[str, Mapping[str, Term]], archives: Map
         urls[source] = term.url
         terms_of[source] = term
     for name, terms in taxonomies.items():
-        source = f"_taxonomies/{name}"
-        pages[source] = Page(source=source, kind="taxonomy", title=name.replace("_", " ").title(), body="",
-                             params={"taxonomy": name}, generated=True)
-        urls[source] = f"/{name}/"
+        page = _listing(Page(source=f"_taxonomies/{name}", kind="taxonomy", title=name.replace("_", " ").title(),
+                             body="", params={"taxonomy": name}, generated=True), (own or {}).get(name))
+        pages[page.source] = page
+        urls[page.source] = f"/{name}/"
         for slug, term in terms.items():
-            term_source = f"_taxonomies/{name}/{slug}"
-            pages[term_source] = Page(source=term_source, kind="term", title=term.name, body="",
-                                      params={"taxonomy": name, "term": slug}, generated=True)
-            urls[term_source] = term.url
-            terms_of[term_source] = term
+            page = _listing(Page(source=f"_taxonomies/{name}/{slug}", kind="term", title=term.name, body="",
+                                 params={"taxonomy": name, "term": slug}, generated=True), term.page)
+            pages[page.source] = page
+            urls[page.source] = term.url
+            terms_of[page.source] = term
     pages[NOT_FOUND] = Page(source=NOT_FOUND, kind="404", title="Page not found", body="", generated=True)
     urls[NOT_FOUND] = "/404.html"
     return pages, urls, terms_of
+
+
+def _listing(page: Page, content: Page | None) -> Page:
+    """A taxonomy or term page with its own content page (Hugo's `content/tags/x/_index.md`): keyed by that file,
+    so that its text is rendered and named as the file in messages."""
+    if content is None:
+        return page
+    return dataclasses.replace(page, source=content.source, title=content.title or page.title,
+                               description=content.description,
+                               params={**content.params, **page.params}, images=content.images,
+                               body=content.body, body_line=content.body_line)
 
 
 def url_collisions(urls: Mapping[str, str], generated: set[str]) -> list[SitegenError]:

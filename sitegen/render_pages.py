@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import posixpath
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,7 +123,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     for source in sources:
         view = state.view(source)
         assert view is not None
-        for unit, path, render in _units(env, site, view, state, page_context.get(source, {})):
+        for unit, path, render in _units(env, site, view, state, page_context.get(source, {}), only):
             if only is not None:
                 if unit in only:
                     pending.append(_Unit(source, unit, path, render))
@@ -170,6 +171,35 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     return files
 
 
+def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfig, memo: BuildMemo
+                           ) -> list[SitegenError]:
+    """Every template of the site's own (its `layouts/`, a theme in its `themes/` folder) that does not compile,
+    found before anything renders, so that it is reported in the same run as the site's config and content
+    errors (not in a later round). sitegen's own themes are tested, and compiled as they are used."""
+    search_path = [*site_layouts(site_dir, config), *(t / "layouts" for t in themes)]
+    own = [p for p in search_path if p.is_relative_to(site_dir) and p.is_dir()]
+    if not own:
+        return []
+    names = sorted({f.relative_to(folder).as_posix() for folder in own for f in folder.rglob("*.html")
+                    if f.is_file()})
+    env = make_environment(search_path, config, lambda text: text, bytecode_cache=MemoBytecodeCache(memo))
+    errors: list[SitegenError] = []
+    for name in names:
+        try:
+            env.get_template(name)  # the one the name resolves to: a site layout shadows the theme's
+        except jinja2.TemplateSyntaxError as exc:
+            if not _GO_TEMPLATE.search(exc.source or ""):
+                errors.append(_relative(template_error(exc, None), site_dir, themes))
+        except (jinja2.TemplateError, SitegenError, OSError):
+            continue  # unreadable or outside the site: reported as before, by the page that uses it
+    return errors
+
+
+_GO_TEMPLATE = re.compile(r"\{\{-?\s*(?:define|partial|template|range|with|end)\b|\{\{-?\s*\.[A-Z]")
+"""Hugo's Go templates left in a site's layouts/ (`{{ define "main" }}`, `{{ .Title }}`): never Jinja, not used
+unless a page picks one by name, which reports it then."""
+
+
 def _compile_templates(env: jinja2.Environment) -> None:
     """Compile every layout ahead of rendering; one that does not compile is reported when it is used."""
     for name in env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml", ".json"))):
@@ -208,13 +238,16 @@ def _render_units(state: SiteState, units: list[_Unit], indexes: Sequence[int]
 
 
 def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,
-           extra: dict[str, Any]) -> list[tuple[str, str, Callable[[], str]]]:
+           extra: dict[str, Any], only: set[str] | None = None) -> list[tuple[str, str, Callable[[], str]]]:
     """(cache unit, output path, render) for each file of a page; lists give one per paginated page,
-    page 1 at the list's URL, page N at `page/N/`, and `page/1/` redirecting to page 1."""
+    page 1 at the list's URL, page N at `page/N/`, and `page/1/` redirecting to page 1. With `only`, the
+    pages of a list not named there are left out (a list of 10,000 posts has 1,000)."""
     if view.kind not in PAGINATED:
         return [(view.source, output_path_for(view.path), lambda: render_one(env, site, view, state, **extra))]
     units: list[tuple[str, str, Callable[[], str]]] = []
-    for paginator in paginate(view.pages, state.config.paginate, view.path, state.urls.url):
+    numbers = None if only is None else {int(n) for u in only if u.startswith(view.source + "#")
+                                         and (n := u[len(view.source) + 1:]).isdigit()}
+    for paginator in paginate(view.pages, state.config.paginate, view.path, state.urls.url, numbers):
         units.append((f"{view.source}#{paginator.number}", output_path_for(paginator.path_of(paginator.number)),
                       functools.partial(render_one, env, site, view, state, paginator=paginator, **extra)))
     first = redirect_page(state.urls.url(view.path), view.permalink).decode()

@@ -10,7 +10,6 @@ from sitegen.config import SiteConfig
 from sitegen.content.sources import SourceFile
 from sitegen.content.urls import nfc
 from sitegen.errors import Diagnostic
-from sitegen.memo import MemoUse
 from sitegen.render_pages import PageRendering
 from sitegen.views import SiteState
 
@@ -30,6 +29,8 @@ class BuildResult:
     state: SiteState | None = None
     basis: RebuildBasis | None = None
     """What the dev server's quick rebuilds reuse (`sitegen.incremental`)."""
+    touched: frozenset[str] | None = None
+    """A quick rebuild's files made again (the others are the build's before it); None: any may have changed."""
     labels: dict[str, str] = field(default_factory=dict)
     """How messages name files read in place from another tool's layout (`content/posts/x.md` -> `_posts/x.md`)."""
 
@@ -45,8 +46,9 @@ class RebuildBasis:
     """Every Markdown file under content/."""
     before_generators: dict[str, bytes]
     """The files the output generators saw (assets, pages, CV files)."""
-    full_build_used: MemoUse | None = None
-    """What the last full build used of the memo (taken at the first quick rebuild after it)."""
+    full_build_sizes: tuple[int, int, int] | None = None
+    """How many parsed pages, Markdown renderings and blobs the last full build left in the memo (taken at the
+    first quick rebuild after it): entries after them are quick rebuilds' own (`sitegen.incremental._prune`)."""
     skip: frozenset[str] = frozenset()
     """Output generators the build left out (`search` under the dev server, which indexes in the background)."""
 

@@ -162,11 +162,12 @@ def select_template(env: jinja2.Environment, candidates: Iterable[str], page_lab
             hint="create one of those files in layouts/, or fix the page's `layout`") from None
 
 
-def template_error(exc: BaseException, page_label: str) -> TemplateError:
-    """Turn any exception raised while rendering into a TemplateError naming the template line and page."""
+def template_error(exc: BaseException, page_label: str | None) -> TemplateError:
+    """Turn any exception raised while rendering into a TemplateError naming the template line and page (none
+    when the template is compiled before any page renders)."""
     if isinstance(exc, jinja2.TemplateSyntaxError):
         return TemplateError(f"template syntax error: {exc.message}", path=exc.filename or exc.name,
-                             line=exc.lineno, causes=[f"while rendering {page_label}"],
+                             line=exc.lineno, causes=[f"while rendering {page_label}"] if page_label else [],
                              hint="check the matching {% ... %} / {{ ... }} pairs")
     path, line = None, None
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):

@@ -15,7 +15,7 @@ from typing import Any, overload
 
 from markupsafe import Markup, escape
 
-from sitegen.config import SiteConfig
+from sitegen.config import MenuItem, SiteConfig
 from sitegen.content.languages import Version
 from sitegen.content.menus import page_menu_items
 from sitegen.content.news import home_limit
@@ -72,6 +72,9 @@ class SiteState:
         self._term_views: dict[tuple[str, str], TermView] = {}
         self._meta_keys: dict[str, str] = {}
         self._body_keys: dict[str, str] = {}
+        self.derived: dict[str, Any] = {}
+        """What is made once from every page's metadata (menus, the metadata digest): a quick rebuild, which
+        changes no metadata, hands it to the next state (`sitegen.incremental`)."""
 
     @property
     def config(self) -> SiteConfig:
@@ -124,10 +127,22 @@ class SiteState:
 
     def metadata_digest(self) -> str:
         """Digest of every page's metadata and URL (not bodies): what listings, menus and neighbours can show."""
-        pages = "\n".join(self.meta_key(s) for s in sorted(self.tree.pages))
-        if self.plan.translations is not None:  # a translation added in another language changes switchers
-            pages += "\n" + stable(self.plan.translations)
-        return digest(pages)
+        found: str | None = self.derived.get("metadata_digest")
+        if found is None:
+            pages = "\n".join(self.meta_key(s) for s in sorted(self.tree.pages))
+            if self.plan.translations is not None:  # a translation added in another language changes switchers
+                pages += "\n" + stable(self.plan.translations)
+            found = self.derived["metadata_digest"] = digest(pages)
+        return found
+
+    def menu_items(self) -> list[MenuItem]:
+        """The main menu: the config's entries, then pages that put themselves in it (`menu: main`), by weight."""
+        found: list[MenuItem] | None = self.derived.get("menu")
+        if found is None:
+            found = self.derived["menu"] = sorted([*self.config.menu, *page_menu_items(self.tree.pages,
+                                                                                        self.tree.urls)],
+                                                  key=lambda m: m.weight)
+        return found
 
     def release(self) -> None:
         """Drop the cached views, which point back at this state: without the cycle, a state that is no
@@ -475,7 +490,16 @@ class ViewList(Sequence["PageView"]):
 
     def __init__(self, state: SiteState, sources: list[str], *, checked: bool = False) -> None:
         self._state = state
-        self._sources = sources if checked else [s for s in sources if s in state.tree.pages]
+        if checked:
+            self._sources = sources
+            return
+        # The tree's lists (every page, a section's, a term's) are checked once per site structure: a quick
+        # rebuild, which keeps the same lists, does not walk 10,000 pages again for each list page it renders.
+        listed = state.derived.setdefault("listed", {})
+        known = listed.get(id(sources))
+        if known is None or known[0] is not sources:
+            known = listed[id(sources)] = (sources, [s for s in sources if s in state.tree.pages])
+        self._sources = known[1]
 
     def __len__(self) -> int:
         return len(self._sources)
@@ -553,10 +577,8 @@ class SiteView:
         self.data = state.data
         self.build_date = state.build_date
         self.publications = state.publications
-        # The config's entries, then pages that put themselves in the menu (`menu: main`), by weight.
-        entries = sorted([*config.menu, *page_menu_items(state.tree.pages, state.tree.urls)], key=lambda m: m.weight)
         self.menu = [{"name": m.name, "url": state.urls.url(m.url), "path": m.url, "weight": m.weight}
-                     for m in entries]
+                     for m in state.menu_items()]
 
     @cached_property
     def pages(self) -> list[PageView]:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html
+import json
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from urllib.parse import unquote
 
 from sitegen.build import BuildResult
 from sitegen.check.internal import CheckReport, Problem, check_files
 from sitegen.content.urls import output_path_for
+from sitegen.links import IMPORT_RECORD
 
-__all__ = ["CheckReport", "Problem", "SourceLines", "check_build", "check_directory", "link_sources"]
+__all__ = ["CheckReport", "Problem", "SourceLines", "check_build", "check_directory", "link_sources",
+           "mark_broken_in_source"]
 
 
 class SourceLines(Mapping[str, str]):
@@ -57,6 +62,32 @@ def link_sources(result: BuildResult) -> dict[str, Mapping[str, str]]:
         page = state.tree.pages[source]
         out[output_path_for(state.tree.urls[source])] = SourceLines(label, recorded, page.body, page.body_line)
     return out
+
+
+def mark_broken_in_source(report: CheckReport, site_dir: Path) -> None:
+    """Note on each broken link that `sitegen import` found broken in the original site already (its record,
+    `IMPORT_RECORD`, in the site folder): the import report named it with its original file and line."""
+    try:
+        record = json.loads((site_dir / IMPORT_RECORD).read_text(encoding="utf-8"))
+        entries = [e for e in record.get("broken_in_source", []) if isinstance(e, dict)]
+    except (OSError, ValueError, AttributeError):
+        return
+    known: dict[tuple[str, str], dict[str, str]] = {}
+    for entry in entries:
+        known.setdefault((str(entry.get("page")), _plain(str(entry.get("href")))), entry)
+        known.setdefault(("", _plain(str(entry.get("href")))), entry)
+    for i, problem in enumerate(report.problems):
+        page = problem.source.rsplit(":", 1)[0] if problem.source else ""
+        found = known.get((page, _plain(problem.url)))
+        if found is None or problem.severity != "error":
+            continue
+        note = (f"broken in the original site already ({found.get('where')}; named by `sitegen import`): "
+                f"{found.get('what_to_do')}")
+        report.problems[i] = dataclasses.replace(problem, note=note)
+
+
+def _plain(href: str) -> str:
+    return unquote(html.unescape(href))
 
 
 def check_build(result: BuildResult) -> CheckReport:

@@ -25,6 +25,8 @@ class Problem:
     """`content/posts/x.md:12` when the link was written in Markdown."""
     severity: str = "error"
     """`error` (broken: exit 1) or `warning` (missing title or description)."""
+    note: str = ""
+    """Said after the problem: that the link was broken in the site it was imported from already."""
 
 
 @dataclass
@@ -62,8 +64,12 @@ class CheckReport:
                 where = f" ({problem.source})" if problem.source else ""
                 url = f" {problem.url}" if problem.url else ""
                 lines.append(f"  {n}. {problem.severity}: {problem.message}{url}{where}")
+                if problem.note:
+                    lines.append(f"     {problem.note}")
         errors = len(self.errors)
-        lines.append(f"Checked {self.pages} pages and {self.links} links: {errors} broken, "
+        inherited = sum(1 for p in self.errors if p.note)
+        of_them = f" ({inherited} of them broken in the original site already)" if inherited else ""
+        lines.append(f"Checked {self.pages} pages and {self.links} links: {errors} broken{of_them}, "
                      f"{len(self.problems) - errors} warnings.")
         return "\n".join(lines)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sitegen.build import BuildOptions, build_site
 from sitegen.cache import load_memo, start_saving_memo
-from sitegen.check import check_build
+from sitegen.check import check_build, mark_broken_in_source
 from sitegen.errors import OutputError
 from sitegen.memo import BuildMemo
 from sitegen.outdir import check_output_dir, output_lock
@@ -69,6 +69,7 @@ def _build_and_write(args: argparse.Namespace, output: Path, staging: Staging) -
             print(f"{note.path}: note: {note.message}", file=sys.stderr)
     if args.check:
         report = check_build(result)
+        mark_broken_in_source(report, args.source)
         if report.errors:
             print(report.format(), file=sys.stderr)
             print("Error: broken links; nothing was written.", file=sys.stderr)

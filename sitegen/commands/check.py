@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sitegen.build import build_site
 from sitegen.cache import cache_folder
-from sitegen.check import check_build, check_directory
+from sitegen.check import check_build, check_directory, mark_broken_in_source
 from sitegen.check.external import check_external
 from sitegen.commands.build import options_from_args
 from sitegen.dialects import load_site_config
@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
         report = check_directory(args.output, args.base_url or config.base_url)
     else:
         report = check_build(build_site(options_from_args(args)))
+        mark_broken_in_source(report, args.source)
     if args.external and report.external:
         folder = cache_folder(args.source, allow_outside=config.allow_symlinks_outside)
         cache = folder / "external-links.json" if folder is not None else None

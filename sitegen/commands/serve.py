@@ -48,17 +48,21 @@ def run(args: argparse.Namespace) -> int:
     # (sitegen.cli), so that it also cuts a long first build short; then it just ends the wait.
     previous = None
     started = False
-    try:
-        host, bound = session.start(args.host, port, auto_port=args.port is None)
-        started = True
-        previous = signal.signal(signal.SIGTERM, on_signal)
+
+    def listening(host: str, bound: int) -> None:
+        # The browser can be opened at once: it shows a building page until the first build is complete.
         if args.port is None and bound != port:
             say(f"Port {port} is in use; using {bound} instead.")
-        shown = f"[{host}]" if ":" in host else host
-        url = f"http://{shown}:{bound}{session.state.snapshot.base_path}"
-        print(f"Serving {args.source} at {url} (Ctrl-C to stop)", flush=True)
+        say(f"Building {args.source}; {_url(host, bound)} shows the site once it is built")
         if args.open:
-            webbrowser.open(url)
+            webbrowser.open(_url(host, bound))
+
+    try:
+        host, bound = session.start(args.host, port, auto_port=args.port is None, listening=listening)
+        started = True
+        previous = signal.signal(signal.SIGTERM, on_signal)
+        url = _url(host, bound, session.state.snapshot.base_path)
+        print(f"Serving {args.source} at {url} (Ctrl-C to stop)", flush=True)
         while not stopped.wait(0.2):
             pass
     except KeyboardInterrupt:
@@ -70,3 +74,8 @@ def run(args: argparse.Namespace) -> int:
         if started:
             say("Stopped.")
     return 0
+
+
+def _url(host: str, port: int, base_path: str = "/") -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}{base_path}"

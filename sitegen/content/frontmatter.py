@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from sitegen.errors import ContentError, SitegenError
-from sitegen.inputlimits import InputLimitError, check_input, limit_error, located
+from sitegen.inputlimits import InputLimitError, check_input, limit_error, located, toml_error
 from sitegen.yamlload import load_yaml, yaml_error
 
 
@@ -105,10 +105,8 @@ def _parse(fm_text: str, fmt: str, path: str) -> dict[str, Any]:
         except InputLimitError as exc:
             raise located(exc, path, 1) from None
         except tomllib.TOMLDecodeError as exc:
-            line = _toml_line(str(exc))
-            raise ContentError(f"invalid TOML front matter: {exc}", path=path,
-                               line=line + 1 if line else None,
-                               hint="check quoting: TOML strings need quotes") from None
+            raise toml_error(exc, "TOML front matter", path, first_line=2,
+                             hint="check quoting: TOML strings need quotes") from None
         except (ValueError, RecursionError) as exc:
             raise _limit_or_invalid(fm_text, exc, "TOML", path, 1) from None
     try:
@@ -134,8 +132,3 @@ def _limit_or_invalid(text: str, exc: Exception, fmt: str, path: str, line_offse
     if limit is not None:
         return located(limit, path, line_offset)
     return ContentError(f"invalid {fmt} front matter: {exc}", path=path, line=1 + line_offset)
-
-
-def _toml_line(message: str) -> int | None:
-    match = re.search(r"line (\d+)", message)
-    return int(match.group(1)) if match else None

@@ -13,6 +13,7 @@ from typing import Any
 from sitegen.config import SiteConfig
 from sitegen.content.dates import DateParseError, parse_date
 from sitegen.content.frontmatter import FrontMatter, normalize_text, split_front_matter
+from sitegen.content.landing import read_landing
 from sitegen.content.urls import UnsafeURLError, check_safe_slug, nfc, normalize_url_path
 from sitegen.dialects import NATIVE, Dialect
 from sitegen.errors import ContentError, Diagnostic, SitegenError, raise_if_any
@@ -252,6 +253,10 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
     page.params = {k: v for k, v in data.items()
                    if k not in KNOWN_KEYS and k not in config.taxonomies and k not in singular_used}
     warnings.extend(_near_miss_warnings(page.params, fm, source, [*KNOWN_KEYS, *config.taxonomies]))
+    landing, landing_notes = read_landing(data, fm, source, dialect)  # Hugo Blox blocks, Wowchemy widgets
+    if landing:
+        page.params["landing"] = landing
+    warnings.extend(landing_notes)
     page.warnings = tuple(warnings)
     page.date_line = fm.key_line("publishDate" if data.get("publishDate") else "date")
     raise_if_any(errors)

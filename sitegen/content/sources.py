@@ -18,7 +18,7 @@ from sitegen.config import SourceLayout
 from sitegen.confine import ALLOW_HINT, is_link_loop, outside
 from sitegen.content.urls import nfc
 from sitegen.errors import ContentError, SitegenError
-from sitegen.inputlimits import InputLimitError, check_input, decode_utf8, limit_error, located
+from sitegen.inputlimits import InputLimitError, check_input, decode_utf8, limit_error, located, toml_error
 from sitegen.outdir import MANIFEST
 from sitegen.yamlload import load_yaml, yaml_error
 
@@ -287,7 +287,7 @@ def parse_by_extension(text: str, path: str) -> Any:
     except json.JSONDecodeError as exc:
         raise ContentError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno, col=exc.colno) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"invalid TOML: {exc}", path=path) from None
+        raise toml_error(exc, "TOML", path) from None
     except yaml.YAMLError as exc:
         raise yaml_error(exc, ContentError, "YAML", path) from None
     except (ValueError, TypeError, RecursionError) as exc:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sitegen.config import SiteConfig
-from sitegen.errors import Diagnostic
+from sitegen.errors import Diagnostic, SitegenError
 
 
 def _no_page(path: str) -> str | None:
@@ -61,8 +61,13 @@ class Dialect(Protocol):
         """Whether a site folder is laid out for this tool (by its config file, folders...)."""
         ...
 
-    def load_config(self, site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
-        """Read the site's configuration into a SiteConfig, with warnings for what it could not map."""
+    def load_config(self, site_dir: Path, errors: list[SitegenError] | None = None
+                    ) -> tuple[SiteConfig, list[Diagnostic]]:
+        """Read the site's configuration into a SiteConfig, with warnings for what it could not map.
+
+        Errors are raised; with `errors`, they are appended there instead and the configuration is returned as
+        far as it could be read (the tool's defaults for what could not), so that a build can report the site's
+        other errors in the same run."""
         ...
 
     def date_and_slug(self, source: str) -> tuple[dt.datetime, str] | None:

@@ -26,8 +26,8 @@ from sitegen.dialects.hugo_languages import hugo_languages, single_language
 from sitegen.dialects.native import hugo_urlize
 from sitegen.dialects.shortcodes import expand_shortcodes
 from sitegen.dialects.timezones import DATE_KEYS, in_zone, zone_named
-from sitegen.errors import ConfigError, Diagnostic
-from sitegen.inputlimits import decode_utf8
+from sitegen.errors import ConfigError, Diagnostic, SitegenError
+from sitegen.inputlimits import decode_utf8, toml_error
 from sitegen.yamlload import Yaml12Loader, yaml_error
 
 ROOT_FILES = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml",
@@ -171,8 +171,13 @@ def _params(r: HugoConfigReader, value: Any) -> None:
     if not isinstance(value, dict):
         r.invalid("params", value, "a table of parameters (`[params]`)")
         return
-    r.values["params"] = value
     lowered = {str(k).lower(): v for k, v in value.items()}
+    sections = lowered.get("mainsections")
+    if isinstance(sections, str):
+        sections = [sections]
+    if isinstance(sections, list) and "main_sections" not in value:  # the sections the home page and archives list
+        value = {**value, "main_sections": [str(s) for s in sections]}
+    r.values["params"] = value
     if isinstance(lowered.get("description"), str):
         r.values.setdefault("description", lowered["description"])
     if "author" in lowered and "author" not in r.values:
@@ -314,8 +319,7 @@ def parse_hugo_file(text: str, path: str) -> dict[str, Any]:
         else:
             data = yaml.load(text, Loader=Yaml12Loader) or {}  # noqa: S506
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"cannot read the TOML: {exc}", path=path, hint="check quoting and [section] headers") \
-            from None
+        raise toml_error(exc, "TOML", path, hint="check quoting and [section] headers", kind=ConfigError) from None
     except json.JSONDecodeError as exc:
         raise ConfigError(f"cannot read the JSON: {exc.msg}", path=path, line=exc.lineno, col=exc.colno) from None
     except yaml.YAMLError as exc:
@@ -379,6 +383,7 @@ def load_hugo_config(site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
     reader = HugoConfigReader(raw, path, texts=_texts_of(site_dir))
     reader.values["site_layouts"] = False  # Go templates: sitegen's theme renders the pages
     reader.values["weight_first"] = True  # Hugo lists weighted (pinned) pages first
+    reader.values["dialect_settings"] = {"taxonomy_pages": "content"}  # content/tags/_index.md is /tags/'s text
     if (site_dir / "layouts").is_dir():
         reader.unmapped.append("layouts/ (Hugo templates cannot run: sitegen's theme renders the pages)")
     return reader.run()
@@ -420,9 +425,19 @@ class HugoDialect:
         """See `is_hugo_site`."""
         return is_hugo_site(site_dir)
 
-    def load_config(self, site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
-        """See `load_hugo_config`."""
-        return load_hugo_config(site_dir)
+    def load_config(self, site_dir: Path, errors: list[SitegenError] | None = None
+                    ) -> tuple[SiteConfig, list[Diagnostic]]:
+        """See `load_hugo_config`; with `errors`, a configuration that cannot be read is reported there and the
+        site is read with Hugo's defaults."""
+        try:
+            return load_hugo_config(site_dir)
+        except SitegenError as exc:
+            if errors is None:
+                raise
+            errors.append(exc)
+            config, _ = HugoConfigReader({}, exc.path or "hugo.toml", values={"site_layouts": False,
+                                                                              "weight_first": True}).run()
+            return config, []
 
     def date_and_slug(self, source: str) -> tuple[dt.datetime, str] | None:
         """Hugo takes no date from a file or folder name (by default): `2024-03-10-title.md` is published at

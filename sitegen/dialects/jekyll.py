@@ -21,10 +21,10 @@ from typing import Any
 from sitegen.config import SiteConfig, find_config
 from sitegen.dialects import jekyll_urls
 from sitegen.dialects.base import ExpandContext, SiteFacts
-from sitegen.dialects.jekyll_config import read_config
+from sitegen.dialects.jekyll_config import parse_jekyll_config, read_config
 from sitegen.dialects.liquid import LiquidContext, expand_liquid
 from sitegen.dialects.timezones import DATE_KEYS, in_zone, zone_named
-from sitegen.errors import Diagnostic
+from sitegen.errors import Diagnostic, SitegenError
 
 _DATED_NAME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(.+)$")
 
@@ -65,9 +65,18 @@ class JekyllDialect:
         """`_config.yml` without a `sitegen.yaml` (a site that has both was converted: sitegen's rules apply)."""
         return (site_dir / "_config.yml").is_file() and find_config(site_dir) is None
 
-    def load_config(self, site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
-        """`_config.yml`, read in place (see `jekyll_config.py`)."""
-        return read_config(site_dir)
+    def load_config(self, site_dir: Path, errors: list[SitegenError] | None = None
+                    ) -> tuple[SiteConfig, list[Diagnostic]]:
+        """`_config.yml`, read in place (see `jekyll_config.py`); with `errors`, one that cannot be read is
+        reported there and the site is read with Jekyll's defaults."""
+        try:
+            return read_config(site_dir)
+        except SitegenError as exc:
+            if errors is None:
+                raise
+            errors.append(exc)
+            config, _ = parse_jekyll_config({}, site_dir)
+            return config, []
 
     def date_and_slug(self, source: str) -> tuple[dt.datetime, str] | None:
         """Jekyll's post names: a file in a `_posts` folder named `2024-03-10-title.md` is dated 2024-03-10 and

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sitegen.dialects.jekyll_urls import slugify
-from sitegen.dialects.scholar import parse_options, render_bibliography
+from sitegen.dialects.scholar import parse_options, render_bibliography, select_entries
 from sitegen.errors import Diagnostic
 
 if TYPE_CHECKING:
@@ -183,8 +183,8 @@ def _jekyll_tags(body: str, context: LiquidContext, warn: Callable[[str, int, st
         elif name in ("cite", "reference"):
             keys = [k for k in re.split(r"[\s,]+", args) if k and not k.startswith("--")]
             out.append(", ".join(_citation(k, context, warn, match.start) for k in keys))
-        elif name == "bibliography":
-            out.append(_bibliography(args, context, warn, match.start, all_tags))
+        elif name in ("bibliography", "bibliography_count"):
+            out.append(_bibliography(args, context, warn, match.start, all_tags, count=name != "bibliography"))
         elif name == "include":
             out.append(_include(args, context, warn, match.start, match.text(body)))
         else:
@@ -196,9 +196,10 @@ def _jekyll_tags(body: str, context: LiquidContext, warn: Callable[[str, int, st
 
 
 def _bibliography(args: str, context: LiquidContext, warn: Callable[[str, int, str, str], None], offset: int,
-                  all_tags: list[Tag]) -> str:
+                  all_tags: list[Tag], count: bool = False) -> str:
     """jekyll-scholar's list (`sitegen.dialects.scholar`): nothing on the publications page when the tag takes
-    the whole bibliography (that page lists it), else the entries its options select."""
+    the whole bibliography (that page lists it), else the entries its options select; with `count`
+    (`{% bibliography_count %}`), how many they are."""
     scholar = context.site.get("scholar")
     options = parse_options(args, scholar if isinstance(scholar, Mapping) else {})
     line_key = f"bibliography@{offset}"
@@ -206,19 +207,24 @@ def _bibliography(args: str, context: LiquidContext, warn: Callable[[str, int, s
         warn(f"{line_key} {name}", offset, f"`{{% bibliography %}}` option `{name}` is not supported by sitegen: "
              "ignored (the list is shown)", "sitegen reads --file, --query, --cited, --cited_in_order, --max and "
              "--group_by")
-    for problem in options.problems:
-        warn(f"{line_key} {problem}", offset, f"`{{% bibliography %}}`: {problem}: ignored", "write a number")
+    for unread in options.problems:
+        warn(f"{line_key} {unread}", offset, f"`{{% bibliography %}}`: {unread}: ignored", "write a number")
     page_url = str(context.page.get("url") or "")
     listing = {_join(context.base_path, url.split("#", 1)[0]) for url in context.citations.values()}
-    if not options.selects and page_url in listing:
+    if not options.selects and page_url in listing and not count:
         return ""  # the publications page: its layout lists every entry
     cited = [k for t in all_tags if t.name in ("cite", "reference")
              for k in re.split(r"[\s,]+", t.args) if k and not k.startswith("-")]
     entries = [{**e, "url": _join(context.base_path, str(e["url"])) if e.get("url") else ""}
                for e in context.bibliography]
-    text = render_bibliography(options, entries, cited, lambda message: warn(
-        f"{line_key} {message}", offset, f"`{{% bibliography %}}`: {message}", "see docs: what sitegen reads of "
-        "jekyll-scholar"))
+
+    def problem(message: str) -> None:
+        warn(f"{line_key} {message}", offset, f"`{{% bibliography %}}`: {message}",
+             "see the README: what sitegen reads of jekyll-scholar")
+
+    if count:
+        return str(len(select_entries(options, entries, cited, problem)))
+    text = render_bibliography(options, entries, cited, problem)
     return text.replace("{", "&#123;").replace("}", "&#125;")
 
 
@@ -248,9 +254,13 @@ def _include(args: str, context: LiquidContext, warn: Callable[[str, int, str, s
         src = params.get("path") or params.get("image") or params.get("image_path") or ""
         caption = params.get("caption", "")
         alt = params.get("alt") or params.get("title") or caption
-        img = (f'<img src="{html.escape(_asset(src, context))}" alt="{html.escape(alt)}"'
-               + (f' class="{html.escape(params["class"])}"' if params.get("class") else "")
-               + (f' width="{html.escape(params["width"])}"' if params.get("width") else "") + ' loading="lazy">')
+        # As al-folio's figure.liquid writes them: `url` is the src as given, `loading` defaults to lazy.
+        attributes = [("class", params.get("class")), ("width", params.get("width")),
+                      ("height", params.get("height")), ("title", params.get("title")),
+                      ("loading", params.get("loading") or "lazy")]
+        img = (f'<img src="{html.escape(params.get("url") or _asset(src, context))}" alt="{html.escape(alt)}"'
+               + "".join(f' {name}="{html.escape(value)}"' for name, value in attributes if value)
+               + (" data-zoomable" if str(params.get("zoomable", "")).lower() not in ("", "false") else "") + ">")
         cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
         return f"<figure>{img}{cap}</figure>"
     if name == "base_path":  # minimal-mistakes' and academicpages' `{% include base_path %}`
@@ -275,6 +285,8 @@ def _value(written: str, context: LiquidContext) -> str:
     """An include argument: a quoted string, or a variable such as `page.image`."""
     if written[:1] in "\"'":
         return written[1:-1]
+    if written in ("true", "false") or written.replace(".", "", 1).isdigit():  # Liquid literals, not variables
+        return written
     node: Any = {"site": context.site, "page": context.page}
     for part in written.split("."):
         node = node.get(part) if isinstance(node, Mapping) else None

@@ -17,7 +17,7 @@ from typing import Any
 from sitegen.config import SiteConfig, find_config, load_config
 from sitegen.dialects.base import ExpandContext, SiteFacts
 from sitegen.dialects.jekyll import date_from_filename
-from sitegen.errors import Diagnostic
+from sitegen.errors import Diagnostic, SitegenError
 
 
 def hugo_urlize(text: str) -> str:
@@ -50,9 +50,11 @@ class NativeDialect:
         """A folder with sitegen.yaml; without one, sitegen's defaults apply anyway."""
         return find_config(site_dir) is not None
 
-    def load_config(self, site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
-        """`sitegen.yaml` (or .yml), validated; defaults when there is none."""
-        return load_config(site_dir)
+    def load_config(self, site_dir: Path, errors: list[SitegenError] | None = None
+                    ) -> tuple[SiteConfig, list[Diagnostic]]:
+        """`sitegen.yaml` (or .yml), validated; defaults when there is none (and for each bad value, with
+        `errors`)."""
+        return load_config(site_dir, errors)
 
     def date_and_slug(self, source: str) -> tuple[dt.datetime, str] | None:
         """Jekyll's `2024-03-10-title.md` names give a date and a slug, so posts moved over keep their URLs; a

@@ -7,8 +7,9 @@ Read: `--file`/`-f` (entries of `_bibliography/<name>.bib`), `--query`/`-q` (bib
 `@*`, `!@type`, conditions in `[...]` joined by `&&` or `,`, each `field`, `field=value`, `!=`, `^=` (starts
 with), `~=` (matches), `<`, `<=`, `>`, `>=`), `--cited` and `--cited_in_order` (the entries the page cites),
 `--max N` (`--limit N` too; not when grouped, as in jekyll-scholar), `--group_by year|none` and `--group_order`
-(also from `scholar:` in `_config.yml`, with `query`). The list is jekyll-scholar's markup: an
-`<ol class="bibliography">` (one per group, after an `<h2 class="bibliography">` heading), an entry per `<li>`.
+(also from `scholar:` in `_config.yml`, with `query`); `{% bibliography_count %}` takes the same options. The
+list is jekyll-scholar's markup: an `<ol class="bibliography">` (one per group, after an
+`<h2 class="bibliography">` heading), an entry per `<li>`.
 """
 
 from __future__ import annotations
@@ -162,10 +163,10 @@ def query_matches(query: str, entry: Mapping[str, Any]) -> bool:
     return False
 
 
-def render_bibliography(options: BibOptions, entries: Sequence[Mapping[str, Any]], cited: Sequence[str],
-                        problem: Callable[[str], None]) -> str:
-    """The list the options select, as jekyll-scholar's HTML on one line (Markdown passes it through; the page's
-    line numbers stay). `problem` is told what could not be read (the list is still shown)."""
+def select_entries(options: BibOptions, entries: Sequence[Mapping[str, Any]], cited: Sequence[str],
+                   problem: Callable[[str], None]) -> list[Mapping[str, Any]]:
+    """The entries the options select, in order (`--max` applied unless grouped); `problem` is told what could
+    not be read."""
     chosen = list(entries)
     if options.file:
         name = options.file.removesuffix(".bib").rsplit("/", 1)[-1]
@@ -181,16 +182,27 @@ def render_bibliography(options: BibOptions, entries: Sequence[Mapping[str, Any]
     elif options.cited:
         wanted = set(cited)
         chosen = [e for e in chosen if e.get("key") in wanted]
+    if options.max is not None and _group(options) == "none":
+        chosen = chosen[:options.max]
+    return chosen
+
+
+def _group(options: BibOptions) -> str:
     group = options.group_by.strip().lower()
-    if group not in ("", "none", "year"):
+    return group if group in ("year", "none") else "none"
+
+
+def render_bibliography(options: BibOptions, entries: Sequence[Mapping[str, Any]], cited: Sequence[str],
+                        problem: Callable[[str], None]) -> str:
+    """The list the options select, as jekyll-scholar's HTML on one line (Markdown passes it through; the page's
+    line numbers stay). `problem` is told what could not be read (the list is still shown)."""
+    chosen = select_entries(options, entries, cited, problem)
+    if options.group_by.strip().lower() not in ("", "none", "year"):
         problem(f"`group_by: {options.group_by}` is not supported by sitegen (only `year` and `none`): not grouped")
-        group = "none"
-    if group == "year":
+    if _group(options) == "year":
         years = sorted({str(e.get("year") or "") for e in chosen}, reverse=options.group_order.startswith("desc"))
         return "".join(f'<h2 class="bibliography">{html.escape(year)}</h2>' + _list(
             [e for e in chosen if str(e.get("year") or "") == year]) for year in years)
-    if options.max is not None:
-        chosen = chosen[:options.max]
     return _list(chosen)
 
 

@@ -42,6 +42,8 @@ class ConvertedPage:
     body: str
     notes: list[Diagnostic] = field(default_factory=list)
     """Constructs not converted (file:line, what to do), and values dropped."""
+    body_line: int = 1
+    """The line of the original file its body starts on."""
 
 
 def convert_page(source: str, text: str, converters: Converters, config: SiteConfig, *, url: str | None = None,
@@ -76,7 +78,7 @@ def convert_page(source: str, text: str, converters: Converters, config: SiteCon
     if url is not None:
         front["url"] = url
     notes.extend(_validate(front, body, markdown_name or source, source, config))
-    return ConvertedPage(render_page(front, body), front, body, notes)
+    return ConvertedPage(render_page(front, body), front, body, notes, fm.body_line)
 
 
 def _map_keys(front: dict[str, Any], converters: Converters, draft: bool) -> None:

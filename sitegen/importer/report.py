@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sitegen.errors import Diagnostic
+from sitegen.importer.links import BrokenLink
 
 
 @dataclass
@@ -28,6 +29,8 @@ class ImportReport:
     """What could not be converted, with file:line and what to do."""
     skipped: dict[str, tuple[str, int]] = field(default_factory=dict)
     """Folder or file not imported -> (what it is, number of files)."""
+    broken_links: list[BrokenLink] = field(default_factory=list)
+    """Links of the pages that lead nowhere in the original site either (kept as written)."""
 
     def format(self, verbose_copies: bool = False) -> str:
         """The text report: converted files, made files, then everything left for the user to do."""
@@ -53,7 +56,13 @@ class ImportReport:
             lines.append(f"  not converted{where}: {note.message}".replace(": not converted:", ":"))
             if note.hint:
                 lines.append(f"      what to do: {note.hint}")
+        for broken in self.broken_links:
+            lines.append(f"  broken in the original {broken.source}: a link to {broken.href} (kept as written in "
+                         f"{broken.page})")
+            lines.append(f"      what to do: {broken.why}")
         lines.append(f"{len(self.converted)} pages converted, {len(self.copied)} files copied, "
-                     f"{len(self.notes)} constructs and {len(self.skipped)} folders not converted.")
+                     f"{len(self.notes)} constructs and {len(self.skipped)} folders not converted"
+                     + (f", {len(self.broken_links)} links broken in the original site" if self.broken_links
+                        else "") + ".")
         lines.append(f"Next: sitegen check --source {self.dest}")
         return "\n".join(lines)

@@ -28,11 +28,13 @@ from sitegen.importer.bibtex import alfolio_links
 from sitegen.importer.converters import KINDS, Converters, converters_for
 from sitegen.importer.cv import alfolio_cv, json_resume_cv
 from sitegen.importer.layout import Placement, excluded, place_files, settle_pages
+from sitegen.importer.links import OriginalSite, broken_links
 from sitegen.importer.menu import menu_from_navigation, menu_from_pages
 from sitegen.importer.pages import convert_page, render_page
 from sitegen.importer.report import ImportReport
 from sitegen.importer.settings import author_from_params, config_text, with_moved_paths, without_theme_links
 from sitegen.importer.urls import SiteReading, page_expander, page_urls, read_site
+from sitegen.links import IMPORT_RECORD
 from sitegen.yamlload import load_yaml
 
 
@@ -61,6 +63,7 @@ def import_site(kind: str, source: Path, dest: Path, converters: Converters | No
         _keep_urls(staging, pages, reading.urls, report)
         if not config.menu:
             _add_menu(source, staging, config, pages, report)
+        _write_record(staging, report)
         if dest.exists():
             dest.rmdir()  # empty (checked above)
         os.replace(staging, dest)
@@ -161,6 +164,7 @@ def _write_files(source: Path, staging: Path, placements: list[Placement], conve
     """Convert and copy; returns new page path -> source path."""
     pages: dict[str, str] = {}
     urls_written: dict[str, str] = {}
+    original = _original_site(reading, config)
     for p in placements:
         if p.action == "skip":
             where = _skip_folder(p.source)
@@ -216,7 +220,25 @@ def _write_files(source: Path, staging: Path, placements: list[Placement], conve
             pages[dest] = p.source
             report.converted.append((p.source, dest))
             report.notes.extend(page.notes)
+            if p.source in reading.urls:
+                report.broken_links.extend(broken_links(dest, p.source, text, page.body_line, page.body,
+                                                        reading.urls[p.source], original))
     return pages
+
+
+def _original_site(reading: SiteReading, config: SiteConfig) -> OriginalSite:
+    """What the site published before the import: its pages' URLs and its files (as read in place)."""
+    urls = reading.tree.urls.values() if reading.tree is not None else reading.urls.values()
+    return OriginalSite(frozenset(urls), reading.files, frozenset(config.taxonomies), config.base_path)
+
+
+def _write_record(staging: Path, report: ImportReport) -> None:
+    """The links broken in the original site, for `sitegen check` to say so (`sitegen.links.IMPORT_RECORD`)."""
+    if report.broken_links:
+        record = {"kind": report.kind, "source": report.source,
+                  "broken_in_source": [{"page": b.page, "href": b.href, "where": b.source, "what_to_do": b.why}
+                                       for b in report.broken_links]}
+        _put(staging / IMPORT_RECORD, (json.dumps(record, indent=1, ensure_ascii=False) + "\n").encode())
 
 
 def _skip_folder(rel: str) -> str:

@@ -41,6 +41,8 @@ class SiteReading:
     """Site-relative source path -> the page's key in the tree."""
     dialect: Dialect | None = None
     """The site's dialect bound to what its pages read of the site (Liquid's `site`, links), as the build binds it."""
+    files: frozenset[str] = frozenset()
+    """Output paths of the files the site publishes as they are (static files, page resources)."""
 
 
 def page_urls(site_dir: Path, config: SiteConfig, dialect: Dialect) -> dict[str, str]:
@@ -96,4 +98,6 @@ def read_site(site_dir: Path, config: SiteConfig, dialect: Dialect) -> SiteReadi
     slash = dataclasses.replace(config, base_url="/")
     content = tuple(sorted(k for k in tree.pages if k in tree.urls))
     facts = site_facts(slash, tree, content, load_data(sources.data, []), UrlHelper(slash), {})
-    return SiteReading(tree, {rel: tree.urls[key] for rel, key in keys.items()}, keys, dialect.for_site(facts))
+    files = frozenset([*(f.rel for f in sources.static), *tree.resources.values()])
+    return SiteReading(tree, {rel: tree.urls[key] for rel, key in keys.items()}, keys, dialect.for_site(facts),
+                       files)

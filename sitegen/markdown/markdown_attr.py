@@ -99,7 +99,8 @@ _IAL_ITEM = r"""(?:[.#][^\s{}.#="']+|[A-Za-z_:][\w:.-]*=(?:"[^"]*"|'[^']*'|[^\s{
 _IAL = re.compile(rf"^\{{:[ \t]*+((?:{_IAL_ITEM}[ \t]*+)*)\}}[ \t]*$")
 """kramdown's block IAL `{: .class #id key="v"}`, alone on its line: nothing else that starts with `{`
 (`{% raw %}`, `{{ x }}`, `{foo}`) is read as attributes."""
-_IAL_PART = re.compile(_IAL_ITEM)
+_IAL_PART = re.compile(_IAL_ITEM.replace("|[A-Za-z_:]", r"|(?<![\w:.-])[A-Za-z_:]", 1))
+"""One item of an IAL; a key starts only where no key character precedes it (linear on `aaaa…` runs)."""
 
 
 def ial_attributes(line: str) -> dict[str, str] | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import pickle
+from collections.abc import Mapping
 from pathlib import Path
 
 from sitegen.memo import BuildMemo, digest, stable
@@ -27,18 +28,20 @@ def content_key(state: SiteState, memo: BuildMemo) -> str:
 
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
                      files: dict[str, bytes], memo: BuildMemo | None = None,
-                     made_by: dict[str, str] | None = None, skip: frozenset[str] = frozenset()
+                     made_by: dict[str, str] | None = None, skip: frozenset[str] = frozenset(),
+                     edited: frozenset[str] | None = None, previous: Mapping[str, bytes] | None = None
                      ) -> dict[str, bytes]:
     """Run every generator in order; later generators see earlier ones' files. `made_by`, when given, is
     filled with output path -> the generator's name (`feeds`, `sitemap`, `aliases`, `search`), for messages.
 
     A generator that reads only metadata is reused from the memo while every page's metadata and the names of
     the files produced so far are unchanged; feeds and search memoize their entries by page content. Generators
-    named in `skip` (by module name) are left out.
+    named in `skip` (by module name) are left out. A quick rebuild names the `edited` pages and gives the
+    `previous` build's files: a feed none of them is in is kept as it was.
     """
     memo = memo or BuildMemo()
     meta_key = content_key(state, memo)
-    ctx = OutputContext(state, site_dir, themes, dict(files), memo, meta_key)
+    ctx = OutputContext(state, site_dir, themes, dict(files), memo, meta_key, edited, previous or {})
     produced: dict[str, bytes] = {}
     names = digest("\n".join(sorted(ctx.files)))
     for generator, reads_bodies in GENERATORS:

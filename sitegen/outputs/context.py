@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sitegen.memo import BuildMemo
@@ -22,6 +22,11 @@ class OutputContext:
     meta_key: str
     """Digest of the config and every page's metadata and URL (not bodies): it stays put while only page
     texts change."""
+    edited: frozenset[str] | None = None
+    """In a quick rebuild (`sitegen.incremental`): the pages whose text changed, nothing else having changed."""
+    previous: Mapping[str, bytes] = field(default_factory=dict)
+    """In a quick rebuild: the files of the build before, which a generator may keep when no edited page is in
+    them."""
 
 
 Generator = Callable[[OutputContext], dict[str, bytes]]

@@ -34,10 +34,9 @@ def feed_paths(state: SiteState) -> dict[str, tuple[str, list[str]]]:
         if key and "/" not in key and section.pages:
             name = state.view(section.page)
             feeds[f"{key}/feed.xml"] = (f"{name.title if name else key} · {title}", _deep_pages(state, key))
-    for taxonomy, terms in state.taxonomies.items():
+    for terms in state.taxonomies.values():
         for term in terms.values():
-            folder = term.path.strip("/") if term.path else f"{taxonomy}/{term.slug}"
-            feeds[f"{folder}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
+            feeds[f"{term.site_path.strip('/')}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
     for term in state.plan.listing_terms.values():  # date archives (`sitegen.content.archives`): beside their page
         if term.path and term.taxonomy not in state.taxonomies:
             feeds[f"{term.path.strip('/')}/feed.xml"] = (f"{term.name} · {title}", list(term.pages))
@@ -56,7 +55,16 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
     if not enabled:
         return {}
     out: dict[str, bytes] = {}
-    for path, (title, sources) in feed_paths(state).items():
+    pages = state.tree.pages
+    paths = state.derived.get("feeds")  # feeds list pages by metadata only: a quick rebuild hands them on
+    if paths is None:
+        paths = state.derived["feeds"] = feed_paths(state)
+    for path, (title, sources) in paths.items():
+        if ctx.edited is not None and path in ctx.previous:
+            entries = itertools.islice((s for s in sources if s in pages and pages[s].date is not None), limit)
+            if ctx.edited.isdisjoint(entries):  # a quick rebuild, and none of its entries changed
+                out[path] = ctx.previous[path]
+                continue
         views = list(itertools.islice((v for v in map(state.view, sources) if v is not None and v.date is not None),
                                       limit))
         # A feed is a function of its entries (metadata and body) and the config: reuse it while they hold.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Container
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -19,7 +20,7 @@ class Resolved:
     """Where to redirect (for 301)."""
 
 
-def resolve_request(raw_path: str, files: dict[str, bytes] | set[str], base_path: str = "/") -> Resolved:
+def resolve_request(raw_path: str, files: Container[str], base_path: str = "/") -> Resolved:
     """Resolve `raw_path` (as sent, percent-encoded, query included) within `base_path`."""
     path = raw_path.split("?", 1)[0].split("#", 1)[0]
     if "\x00" in path or "%00" in path.lower():

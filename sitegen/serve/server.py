@@ -8,6 +8,7 @@ import mimetypes
 import socket
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from urllib.parse import urlsplit
@@ -26,14 +27,23 @@ mimetypes.add_type("font/woff2", ".woff2")
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
+BUILDING_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Building... - sitegen</title>
+<meta http-equiv="refresh" content="2"></head>
+<body><p>sitegen is building the site; this page reloads when it is ready.</p></body></html>"""
+"""What every page request gets until the first build is complete (the live-reload script reloads it then; the
+refresh covers `--no-reload`)."""
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """One complete build: replaced as a whole, so a request never sees half of a rebuild."""
 
-    files: dict[str, bytes]
+    files: Mapping[str, bytes]
     base_path: str = "/"
     left_out: dict[str, str] = field(default_factory=dict)
     """Output path of a page the build left out (draft, future, expired) -> why, for its 404 (`notfound.py`)."""
+    building: bool = False
+    """No build is complete yet: every page request gets the building page (503), never part of a site."""
 
 
 @dataclass
@@ -107,6 +117,10 @@ class DevRequestHandler(http.server.BaseHTTPRequestHandler):
             self._sitegen(path.split("?", 1)[0])
             return
         snapshot = self.state.snapshot
+        if snapshot.building:
+            self._send(HTTPStatus.SERVICE_UNAVAILABLE, inject(BUILDING_PAGE, self.state.hub)
+                       if self.state.reload else BUILDING_PAGE, "text/html; charset=utf-8", {"Retry-After": "1"})
+            return
         if snapshot.base_path != "/" and path.split("?")[0] in ("/", ""):
             self._send(HTTPStatus.FOUND, b"", extra={"Location": snapshot.base_path})
             return

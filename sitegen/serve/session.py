@@ -6,22 +6,26 @@ import dataclasses
 import threading
 import time
 import traceback
+from collections import ChainMap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from sitegen.build import BuildOptions, BuildResult, build_site
+from sitegen.cache import load_memo
 from sitegen.dialects import load_site_config
 from sitegen.errors import SitegenError
-from sitegen.incremental import rebuild_edited_pages
+from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_pages
 from sitegen.memo import BuildMemo
-from sitegen.outputs.search import INDEX_DIR, Indexer
+from sitegen.outputs.search import Indexer
 from sitegen.serve.livereload import ReloadHub
 from sitegen.serve.notfound import left_out_notices
 from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
 from sitegen.serve.watcher import SourceFilter, watch_in_thread
 from sitegen.theme import theme_dirs
 
+INDEX_DELAY = 0.25
+"""Seconds the search index waits after a build is served (the reload's page request goes first)."""
 _STARTING_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sitegen</title></head>
 <body><p>The site does not build yet; fix the error shown and this page reloads.</p></body></html>"""
 
@@ -45,7 +49,7 @@ class ServeSession:
         self.memo = BuildMemo()
         self.hub = ReloadHub()
         self.say = say
-        self.state = ServerState(Snapshot({"index.html": _STARTING_PAGE}), self.hub, reload=reload)
+        self.state = ServerState(Snapshot({}, building=True), self.hub, reload=reload)
         self.stop_event = threading.Event()
         self.lock = threading.Lock()
         self.server: DevServer | None = None
@@ -61,6 +65,10 @@ class ServeSession:
         self._index_wanted = threading.Condition()
         self.indexed: BuildResult | None = None
         """The build whose search index the snapshot serves."""
+        self._site_files: dict[str, bytes] = {}
+        self._index_files: dict[str, bytes] = {}
+        """The snapshot serves these two as one (the index first): a build or the indexer replaces its own half,
+        without copying the other."""
         threading.Thread(target=self._index_loop, name="sitegen-search-index", daemon=True).start()
 
     def _build(self, changes: set[Path] | None) -> BuildResult:
@@ -88,6 +96,9 @@ class ServeSession:
                     "rebuilds\n" + "".join(traceback.format_exception(exc)))
                 self.last = RebuildStats(time.perf_counter() - started, 0, False)
                 self.say(message)
+                if self.state.snapshot.building:  # the first build failed: a page that says so, and the overlay
+                    with self.snapshot_lock:
+                        self.state.snapshot = Snapshot({"index.html": _STARTING_PAGE})
                 self.hub.failed(message)
                 return False
             if self.result is not None and self.result.state is not None and self.result.state is not result.state:
@@ -95,11 +106,14 @@ class ServeSession:
             self.result = result
             left_out = left_out_notices(result.state.tree) if result.state is not None else {}
             with self.snapshot_lock:
-                old = self.state.snapshot.files
+                first = self.state.snapshot.building
+                old, new = self._site_files, result.files
+                self._site_files = new
                 # Until the background indexer catches up, the last search index is served.
-                new = {**result.files, **{k: v for k, v in old.items() if k.startswith(INDEX_DIR)}}
-                self.state.snapshot = Snapshot(new, result.config.base_path, left_out)
-            changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+                self.state.snapshot = Snapshot(ChainMap(self._index_files, new), result.config.base_path, left_out)
+            # A quick rebuild names the files it made again: the others are the last build's, unchanged.
+            maybe = result.touched if result.touched is not None and not first else set(old) | set(new)
+            changed = sorted(k for k in maybe if old.get(k) != new.get(k))
             with self._index_wanted:
                 self._to_index = result
                 self._index_wanted.notify()
@@ -108,18 +122,26 @@ class ServeSession:
             self.last = RebuildStats(elapsed, len(changed), True)
             for warning in result.warnings:
                 self.say(warning.format())
-            if self.builds > 1 or self.hub.error:
+            if first:  # tabs opened on the building page load the site
+                self.hub.built(None)
+            elif self.builds > 1 or self.hub.error:
                 css_only = changed and all(k.endswith(".css") for k in changed)
                 paths = [result.config.base_path + k for k in changed] if css_only else None
                 if changed or self.hub.error:
                     self.hub.built(paths)
                 self.say(f"Rebuilt in {elapsed * 1000:.0f} ms: {len(changed)} files changed"
                          + (" (stylesheets swapped)" if css_only else ""))
+            if result.touched is None:  # a full build: the next save's lookups are made now, not while it waits
+                prepare_quick_rebuilds(result, self.memo)
             return True
 
-    def start(self, host: str, port: int, *, auto_port: bool) -> tuple[str, int]:
-        """Build, bind (trying the next ports when allowed) and start watching."""
-        self.build_once()
+    def start(self, host: str, port: int, *, auto_port: bool,
+              listening: Callable[[str, int], None] | None = None) -> tuple[str, int]:
+        """Bind (trying the next ports when allowed), build, and start watching.
+
+        The server answers from the moment it listens (`listening(host, port)` is called then): until the first
+        build is complete, every page request gets the building page, which reloads into the site once it is.
+        """
         last_error: OSError | None = None
         for candidate in range(port, port + (20 if auto_port else 1)):
             try:
@@ -135,7 +157,13 @@ class ServeSession:
                                hint=f"port {port} is in use; pick another with --port (for example "
                                     f"--port {port + 1}), or --port 0 for any free port")
         serve_in_thread(self.server)
-        bound = self.server.server_address[1]
+        bound = int(self.server.server_address[1])
+        if listening is not None:
+            listening(host, bound)
+        # The cache `sitegen build` leaves makes the first build a warm one (read only: serve writes nothing into
+        # the site folder); without one, everything is rendered once, as a cold build does.
+        self.memo = load_memo(self.options.source) or self.memo
+        self.build_once()
         site = self.options.source
         config, _ = load_site_config(site)
         themes = theme_dirs(site, config.theme)
@@ -143,7 +171,7 @@ class ServeSession:
         watch_paths = [site, *[t for t in themes if not t.is_relative_to(site.resolve())]]
         watch_in_thread(watch_paths, SourceFilter(site, ignore, in_place=not config.layout.content_dir),
                         self._on_change, self.stop_event)
-        return host, int(bound)
+        return host, bound
 
     def _index_loop(self) -> None:
         """Index the latest build for search, after it is served; a newer build while indexing wins."""
@@ -151,7 +179,15 @@ class ServeSession:
             with self._index_wanted:
                 while self._to_index is None and not self.stop_event.is_set():
                     self._index_wanted.wait(0.5)
-                result, self._to_index = self._to_index, None
+                result = self._to_index
+            # The browser asks for the page it shows right after a build: let that request have the interpreter
+            # (indexing 10,000 pages holds it for seconds), then index the newest build.
+            if self.stop_event.wait(INDEX_DELAY):
+                return
+            with self._index_wanted:
+                if self._to_index is not result:
+                    continue
+                self._to_index = None
             if result is None or result.state is None:
                 continue
             try:
@@ -163,8 +199,8 @@ class ServeSession:
                 if self.result is not result:
                     continue
                 old = self.state.snapshot
-                kept = {k: v for k, v in old.files.items() if not k.startswith(INDEX_DIR)}
-                self.state.snapshot = Snapshot({**kept, **files}, old.base_path, old.left_out)
+                self._index_files = files
+                self.state.snapshot = Snapshot(ChainMap(files, self._site_files), old.base_path, old.left_out)
                 self.indexed = result
 
     def wait_for_index(self, timeout: float = 10.0) -> bool:

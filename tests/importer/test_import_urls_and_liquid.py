@@ -59,3 +59,22 @@ def test_liquid_links_become_the_pages_urls(tmp_path: Path) -> None:
     files = build_site(BuildOptions(source=tmp_path / "new")).files
     assert b'href="/me/blog/2020/hello/"' in files["about/index.html"]
     assert not [n for n in report.notes if "not converted" in n.message]
+
+
+def test_alfolio_figure_keeps_loading_title_zoomable_and_url(tmp_path: Path) -> None:
+    """al-folio's figure.liquid writes `loading`, `title`, `data-zoomable` and `url` (a src used as given) as
+    given; the import had made every image lazy and dropped the rest."""
+    src = write_tree(tmp_path / "src", {
+        "_config.yml": "title: Ada\nurl: https://ada.example.org\n",
+        "_posts/2024-01-27-images.md": (
+            "---\ntitle: Images\n---\n"
+            '{% include figure.liquid loading="eager" path="assets/img/a.jpg" class="img-fluid rounded" '
+            'title="example image" zoomable=true %}\n\n'
+            '{% include figure.liquid path="assets/img/a.jpg" url="https://cdn.example.org/a.jpg" %}\n'),
+        "assets/img/a.jpg": b"\xff\xd8\xff\xe0",
+    })
+    import_site("jekyll", src, tmp_path / "new")
+    text = (tmp_path / "new/content/posts/2024-01-27-images.md").read_text(encoding="utf-8")
+    assert ('<img src="/assets/img/a.jpg" alt="example image" class="img-fluid rounded" title="example image" '
+            'loading="eager" data-zoomable>') in text
+    assert '<img src="https://cdn.example.org/a.jpg" alt="" loading="lazy">' in text

@@ -28,7 +28,7 @@ class Braces:
     def detect(self, site_dir: Path) -> bool:
         return (site_dir / "fake.toml").is_file()
 
-    def load_config(self, site_dir: Path) -> tuple[SiteConfig, list[Diagnostic]]:
+    def load_config(self, site_dir: Path, errors: object = None) -> tuple[SiteConfig, list[Diagnostic]]:
         return SiteConfig(title="Braces site", base_url="https://example.org/"), []
 
     def date_and_slug(self, source: str) -> tuple[dt.datetime, str] | None:

@@ -115,6 +115,30 @@ def test_hugo_resume_site_with_data_files_and_project_pages(tmp_path: Path) -> N
     assert "What it does." in html(result, "projects/creations/tool/index.html")
 
 
+def test_hugo_resume_home_page_shows_the_sections_its_params_switch_on(tmp_path: Path) -> None:
+    result = build_hugo(tmp_path, {
+        "config.toml": ('baseURL = "https://example.org/"\ntitle = "Eddie Webb"\ntheme = "hugo-resume"\n'
+                        "[params]\n  showSkills = true\n  showProjects = true\n  showExperience = true\n"
+                        "  showEducation = true\n  showBlog = false\n"),
+        "data/skills.json": '[{"grouping": "Languages", "skills": ["Python", {"name": "Go", "link": "https://go.dev"}]}]',
+        "data/experience.json": ('[{"role": "Boss man", "company": "Current Company LTD", "summary": "Led *teams*.",'
+                                 ' "range": "February 2016 - Present"}]'),
+        "data/education.json": ('[{"school": "[Rochester Institute of Technology](https://rit.edu)", "degree": '
+                                '"Bachelor of Science", "major": "Management Information Systems",'
+                                ' "range": "2006 - 2008"}]'),
+        "content/_index.md": "---\ntitle: Eddie Webb\n---\nPlatform engineer.\n",
+        "content/projects/creations/tool.md": "---\ntitle: A Tool\ndate: 2019-01-01\n---\nWhat it does.\n",
+        "content/blog/post.md": "---\ntitle: A blog post\ndate: 2020-01-01\n---\nText.\n",
+    })
+    home = html(result, "index.html")
+    order = ["Platform engineer.", "Skills", "Languages", "Python, Go", "Projects", "A Tool", "Experience",
+             "Boss man", "Current Company LTD", "February 2016 - Present", "Led <em>teams</em>", "Education",
+             "Bachelor of Science, Management Information Systems", '<a href="https://rit.edu">Rochester Institute']
+    positions = [home.find(text) for text in order]
+    assert -1 not in positions, [t for t, p in zip(order, positions, strict=True) if p == -1]
+    assert positions == sorted(positions) and "A blog post" not in home
+
+
 def test_hugo_blox_project_links_written_by_type(tmp_path: Path) -> None:
     result = build_hugo(tmp_path, {
         "content/projects/pandas/index.md": ("---\ntitle: Pandas\nlinks:\n  - type: site\n    url: https://pandas.pydata.org\n"

@@ -64,12 +64,14 @@ def test_file_and_query_select_entries(make_site: MakeSite) -> None:
                                     "{% bibliography -f papers -q @article[year>=2020] %}\n\n"
                                     "Keyword and author:\n\n{% bibliography --query @*[keywords ~= engines] %}\n\n"
                                     "{% bibliography --query \"@*[author ~= Babbage && year=2021]\" %}\n\n"
-                                    "{% bibliography --query !@article %}\n"))
+                                    "{% bibliography --query !@article %}\n\n"
+                                    "Count: {% bibliography_count -f papers --query @article[year <= 2020] %}.\n"))
     page = html(result, "reading/index.html")
     lists = re.findall(r'<ol class="bibliography">.*?</ol>', page)
     assert [_titles(x) for x in lists] == [
         ["Sketch of the Analytical Engine"], ["Notes on the Engine"], ["Notes on the Engine"],
         ["Difference Engines"], ["Difference Engines", "Sketch of the Analytical Engine"]]
+    assert "Count: 2." in page  # `bibliography_count` takes the same options
     assert 'href="/publications/#lovelace2020"' in page  # each entry links to its place on the publications page
     assert "Ada Lovelace, Charles Babbage. " in page and "<em>Memoirs</em>, 2020." in page
     assert "All of them." in html(result, "publications/index.html")
