@@ -16,6 +16,7 @@ import functools
 import pickle
 import re
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +70,10 @@ class BuildOptions:
     """Processes for rendering (None: one per core when the site is large; 1: in-process)."""
     defer_search: bool = False
     """Leave the search index out (the dev server makes it in the background: `sitegen.serve.session`)."""
+    stage: Callable[[Mapping[str, bytes]], None] | None = None
+    """Given, once, the files that are final before the rest of the site is (static files, images, pages), so
+    that `sitegen build` writes them while feeds and the search index are made (`sitegen.writer.Staging`).
+    They are in the result too; a site in several languages is not staged."""
 
 
 def build_site(options: BuildOptions, memo: BuildMemo | None = None) -> BuildResult:
@@ -310,6 +315,8 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     page_files = render_pages(state, rendering, warnings, memo)
     rendered = [path for unit in memo.rendered for path in memo.outputs[unit].files]
     files.update(page_files)
+    if options.stage is not None and default and not plan.config.languages:
+        options.stage({**static, **files})
     cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
     files.update(cv_outputs)
     # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
@@ -474,9 +481,12 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
         if cached is not None:
             rendered[source] = cached
     missing = [s for s in plan.content if s not in rendered]
+    fresh_summaries: dict[str, str] = {}
     for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
-                                                      plan.config.params).items():
+                                               plan.config.params, summaries=True).items():
         page = tree.pages[source]
+        if result.front_summary is not None:
+            fresh_summaries[source], result.front_summary = result.front_summary, None
         memo.store_markdown(source, page.body + plan.expand_key, page.body_line, result, links)
         rendered[source] = result
     summaries: dict[str, str] = {}
@@ -486,8 +496,8 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
         page = tree.pages[source]
         if page.summary is not None:
             text = page.summary
-            summaries[source] = memo.blob(key_of("summary", text),
-                                          functools.partial(_render_summary, renderer, text)).decode()
+            summaries[source] = memo.blob(key_of("summary", text), functools.partial(
+                _render_summary, renderer, text, fresh_summaries.get(source))).decode()
         for note in rendered[source].warnings:
             if note.message in once:  # a shortcode sitegen cannot run: named once per site, where first met
                 continue
@@ -531,8 +541,9 @@ def _image_warnings(state: SiteState, images: ImageCatalog, assets: set[str]) ->
     return out
 
 
-def _render_summary(renderer: MarkdownRenderer, text: str) -> bytes:
-    return renderer.render(text).html.encode()
+def _render_summary(renderer: MarkdownRenderer, text: str, rendered: str | None = None) -> bytes:
+    """A front-matter summary's HTML (`rendered`: what the render workers made of this very text)."""
+    return (renderer.render(text).html if rendered is None else rendered).encode()
 
 
 def _copy_static(sources: Sources) -> tuple[dict[str, bytes], dict[str, str]]:

@@ -13,6 +13,7 @@ told once, per key and language, about every string its default language has and
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -50,13 +51,7 @@ class Strings:
 
     def chain(self, lang: str, default: str = BASE_LANGUAGE) -> list[str]:
         """The tables a lookup in `lang` tries, in order: `zh-cn`, `zh`, the default language's, `en`."""
-        out: list[str] = []
-        for tag in (lang, default, BASE_LANGUAGE):
-            tag = tag.lower()
-            for candidate in (tag, tag.split("-")[0]):
-                if candidate not in out:
-                    out.append(candidate)
-        return out
+        return list(_chain(lang, default))
 
     def own(self, lang: str) -> dict[str, Entry]:
         """The strings a language has itself (`zh-CN` reads `zh.yaml` too), without fallbacks."""
@@ -65,11 +60,22 @@ class Strings:
 
     def lookup(self, lang: str, key: str, default: str = BASE_LANGUAGE) -> Entry | None:
         """The entry for `key` in the first table of the chain that has it."""
-        for tag in self.chain(lang, default):
+        for tag in _chain(lang, default):  # templates look strings up ~60 times a page
             table = self.tables.get(tag)
             if table is not None and key in table:
                 return table[key]
         return None
+
+
+@functools.lru_cache(maxsize=256)
+def _chain(lang: str, default: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for tag in (lang, default, BASE_LANGUAGE):
+        tag = tag.lower()
+        for candidate in (tag, tag.split("-")[0]):
+            if candidate not in out:
+                out.append(candidate)
+    return tuple(out)
 
 
 PLURAL_FORMS = frozenset({"zero", "one", "two", "few", "many", "other"})

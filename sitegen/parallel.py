@@ -75,9 +75,10 @@ def with_params(decide: Callable[[str], str | None], page_params: Mapping[str, A
 
 
 def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkResolver, dialect: Dialect,
-               source: str, site_params: Mapping[str, Any] | None = None) -> tuple[Rendered, LinkDecisions]:
+               source: str, site_params: Mapping[str, Any] | None = None, *, summary: bool = False
+               ) -> tuple[Rendered, LinkDecisions]:
     """Expand the dialect's in-content syntax, then render the Markdown, recording every link decision (for
-    cache validation)."""
+    cache validation); with `summary`, the front-matter summary too (`Rendered.front_summary`)."""
     page = tree.pages[source]
     decide = resolver.decisions_for_page(source)
     seen: dict[str, str | None] = {}
@@ -98,6 +99,8 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
     rendered.plain, rendered.words = plain_words(rendered.html)  # here, on every core, not in templates
     rendered.terms = packed_term_weights(search_text(rendered.plain))  # and the search index's share of the work
     rendered.warnings = tuple(notes)
+    if summary and page.summary is not None:  # here, on every core, rather than one by one in the build process
+        rendered.front_summary = renderer.render(page.summary).html
     return rendered, tuple(sorted(seen.items()))
 
 
@@ -169,13 +172,15 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
 
 
 def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, dialect: Dialect, sources: list[str],
-                jobs: int | None, site_params: Mapping[str, Any] | None = None
+                jobs: int | None, site_params: Mapping[str, Any] | None = None, *, summaries: bool = False
                 ) -> dict[str, tuple[Rendered, LinkDecisions]]:
     """Render these pages' Markdown, in parallel when it pays; the same result for any number of workers
-    (`site_params`: what in-content syntax such as Hugo's `param` shortcode may read)."""
+    (`site_params`: what in-content syntax such as Hugo's `param` shortcode may read; `summaries`: render
+    front-matter summaries too)."""
 
     def task(chunk: Sequence[str]) -> list[tuple[str, Rendered, LinkDecisions]]:
         resolver = LinkResolver(tree, urls)
-        return [(s, *render_one(tree, renderer, resolver, dialect, s, site_params)) for s in chunk]
+        return [(s, *render_one(tree, renderer, resolver, dialect, s, site_params, summary=summaries))
+                for s in chunk]
 
     return {source: (rendered, links) for source, rendered, links in fork_map(task, sources, jobs)}

@@ -39,7 +39,7 @@ from sitegen.outdir import (
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 """Open the path itself, never what a link there points to (0 where the platform has no such flag)."""
 
-__all__ = ["MANIFEST", "WriteStats", "check_output_dir", "path_problem", "write_output"]
+__all__ = ["MANIFEST", "Staging", "WriteStats", "check_output_dir", "path_problem", "write_output"]
 
 _RESERVED = (MANIFEST, ".git")
 
@@ -75,9 +75,10 @@ def digest(data: bytes) -> str:
 
 
 def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clean: bool = False,
-                 origins: Mapping[str, str] | None = None) -> WriteStats:
+                 origins: Mapping[str, str] | None = None, staging: Staging | None = None) -> WriteStats:
     """Write `files` into `out_dir` safely (see the module docstring); `origins` names the source of each
-    output path in messages."""
+    output path in messages. `staging` holds files already written while the build went on (a first build);
+    it is used when the output folder still does not exist, else discarded."""
     # Under the lock, the command that took it has walked the output already.
     out = check_output_dir(out_dir, site_dir, clean=clean,
                            repositories=not holds_lock(real_path(Path(os.path.abspath(out_dir)))))
@@ -87,10 +88,16 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
         if problem:
             errors.append(OutputError(f"refusing to write {rel!r}: {problem}", path=(origins or {}).get(rel),
                                       hint="change the page's url/slug/aliases, or rename the file"))
+    if errors and staging is not None:
+        staging.discard()
     raise_if_any(errors)
     try:
         with output_lock(out):
             remove_stale_staging(out)
+            if staging is not None:
+                if staging.out == out and not out.exists() and staging.wait():
+                    return _finish_staged(files, out, staging)
+                staging.discard()
             return _write_locked(files, out, clean)
     except OSError as exc:
         raise OutputError(f"cannot write the output folder {out_dir}: {exc.strerror or exc}",
@@ -101,12 +108,7 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
 
 def _write_locked(files: dict[str, bytes], out: Path, clean: bool) -> WriteStats:
     out.parent.mkdir(parents=True, exist_ok=True)
-    # Beside the output, so that each file moves in with a rename; inside it when the output is a mount point
-    # (a container's volume), where a rename from beside it would cross file systems.
-    # mkdir (not mkdtemp, whose 0700 would stay on a renamed first output) honours the umask.
-    home = out if out.exists() and not same_device(out, out.parent) else out.parent
-    staging = home / f"{staging_prefix(out)}{os.getpid()}-{secrets.token_hex(4)}"
-    staging.mkdir()
+    staging = _new_staging(out)
     try:
         if not out.exists():
             # A first build: the staging folder becomes the output in one rename.
@@ -123,6 +125,97 @@ def _write_locked(files: dict[str, bytes], out: Path, clean: bool) -> WriteStats
                           warnings=tuple(plan.warnings))
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _new_staging(out: Path) -> Path:
+    """A fresh staging folder for `out`: beside it, so that each file moves in with a rename; inside it when
+    the output is a mount point (a container's volume), where a rename from beside it would cross file systems.
+    mkdir (not mkdtemp, whose 0700 would stay on a renamed first output) honours the umask."""
+    home = out if out.exists() and not same_device(out, out.parent) else out.parent
+    staging = home / f"{staging_prefix(out)}{os.getpid()}-{secrets.token_hex(4)}"
+    staging.mkdir()
+    return staging
+
+
+class Staging:
+    """A first build's output folder, written while the build goes on.
+
+    `sitegen build` into a folder that does not exist yet hands the files that are final early (pages, static
+    files, images) to `put`, which writes them into a staging folder in a forked copy of the process, on the
+    other core, while the build makes its feeds and search index. `write_output` then writes the rest into the
+    same folder and swaps it in as before; if anything fails, or the output appeared meanwhile, the folder is
+    removed and the output written the usual way. Nothing here touches the output folder itself.
+    """
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        """The output folder (resolved)."""
+        self.folder: Path | None = None
+        self.staged: dict[str, bytes] = {}
+        self._pid = 0
+
+    def put(self, files: Mapping[str, bytes]) -> None:
+        """Start writing these files (plain output paths only) into the staging folder; only the first call of a
+        build stages anything, and only where the output does not exist and processes can fork."""
+        # Where the output's parent is missing, nothing is made before the build has succeeded.
+        if self.folder is not None or not hasattr(os, "fork") or self.out.exists() or not self.out.parent.is_dir():
+            return
+        todo = {rel: data for rel, data in files.items() if path_problem(rel) is None}
+        self.folder = _new_staging(self.out)
+        self.staged = todo
+        self._pid = os.fork()
+        if self._pid == 0:  # the copy: write, then leave without the parent's exit handlers or buffered output
+            code = 1
+            try:
+                _write_all(self.folder, todo.items())
+                code = 0
+            finally:
+                os._exit(code)
+
+    def wait(self) -> bool:
+        """Wait for the staged files; whether they were all written."""
+        if self.folder is None:
+            return False
+        if self._pid:
+            pid, self._pid = self._pid, 0
+            try:
+                _, status = os.waitpid(pid, 0)
+            except ChildProcessError:
+                return False
+            return os.waitstatus_to_exitcode(status) == 0
+        return True
+
+    def discard(self) -> None:
+        """Stop writing and remove the staging folder (nothing of it is published)."""
+        if self._pid:
+            with contextlib.suppress(OSError):
+                os.kill(self._pid, signal.SIGKILL)
+            self.wait()
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+        self.staged = {}
+
+
+def _finish_staged(files: dict[str, bytes], out: Path, staging: Staging) -> WriteStats:
+    """Complete the staging folder to exactly `files`, then swap it in as a first build's output."""
+    folder, staged = staging.folder, staging.staged
+    assert folder is not None
+    try:
+        for rel, data in staged.items():
+            if files.get(rel) is not data and files.get(rel) != data:  # left out or changed after it was staged
+                target = folder / rel
+                target.unlink()
+                _prune_empty(target.parent, folder)
+        _write_all(folder, ((rel, data) for rel, data in files.items()
+                            if staged.get(rel) is not data and staged.get(rel) != data))
+        _write_manifest(folder, files)
+        with _signals_deferred():
+            os.rename(folder, out)
+        staging.folder = None
+    finally:
+        staging.discard()
+    return WriteStats(written=len(files), unchanged=0, deleted=0)
 
 
 def same_device(a: Path, b: Path) -> bool:

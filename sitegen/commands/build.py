@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
 from sitegen.build import BuildOptions, build_site
-from sitegen.cache import load_memo, save_memo
+from sitegen.cache import load_memo, start_saving_memo
 from sitegen.check import check_build, mark_broken_in_source
 from sitegen.errors import OutputError
 from sitegen.memo import BuildMemo
 from sitegen.outdir import check_output_dir, output_lock
 from sitegen.parallel import tune_gc_for_builds
 from sitegen.render_pages import layout_fallbacks
-from sitegen.writer import write_output
+from sitegen.writer import Staging, write_output
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,14 +50,18 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output is not None else args.source / "public"
     out = check_output_dir(output, args.source, clean=args.clean_output)  # refuse an unsafe output before any work
     with output_lock(out):  # one build at a time into one output, from the start: the second is told at once
-        return _build_and_write(args, output)
+        staging = Staging(out)  # a first build writes its pages while its feeds and search index are made
+        try:
+            return _build_and_write(args, output, staging)
+        finally:
+            staging.discard()
 
 
-def _build_and_write(args: argparse.Namespace, output: Path) -> int:
+def _build_and_write(args: argparse.Namespace, output: Path, staging: Staging) -> int:
     tune_gc_for_builds()
     memo = None if args.no_cache else load_memo(args.source)
     memo = memo or BuildMemo()
-    result = build_site(options_from_args(args), memo)
+    result = build_site(dataclasses.replace(options_from_args(args), stage=staging.put), memo)
     for warning in result.warnings:
         print(warning.format(), file=sys.stderr)
     if getattr(args, "verbose", False) and result.state is not None and result.basis is not None:
@@ -69,11 +74,16 @@ def _build_and_write(args: argparse.Namespace, output: Path) -> int:
             print(report.format(), file=sys.stderr)
             print("Error: broken links; nothing was written.", file=sys.stderr)
             return 1
-    stats = write_output(result.files, output, args.source, clean=args.clean_output, origins=result.sources)
+    # The cache is saved while the output is written (each takes seconds on a large site), both under the lock.
+    saved = (start_saving_memo(args.source, memo, allow_outside=result.config.allow_symlinks_outside)
+             if not args.no_cache else lambda: None)
+    try:
+        stats = write_output(result.files, output, args.source, clean=args.clean_output, origins=result.sources,
+                             staging=staging)
+    finally:
+        saved()
     for warning in stats.warnings:
         print(warning.format(), file=sys.stderr)
-    if not args.no_cache and memo.dirty:
-        save_memo(args.source, memo, allow_outside=result.config.allow_symlinks_outside)
     if not args.quiet:
         print(f"Built {result.pages} pages, {len(result.files)} files in {result.seconds:.2f}s "
               f"-> {output} ({stats.written} written, {stats.unchanged} unchanged, {stats.deleted} removed)")

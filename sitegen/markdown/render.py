@@ -82,6 +82,9 @@ class Rendered:
     it."""
     warnings: tuple[Diagnostic, ...] = ()
     """What the site's dialect could not expand before Markdown (file:line)."""
+    front_summary: str | None = None
+    """The page's front-matter `summary:` rendered, by the render workers; read once by the build and cleared
+    before the memo keeps this record (the memo's key is the body, not the summary)."""
 
 
 def _math_renderer(content: str, options: dict[str, Any]) -> str:

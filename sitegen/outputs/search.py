@@ -26,7 +26,7 @@ import functools
 import hashlib
 import json
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from sitegen.content.text import index_terms, is_cjk, plain_text, search_text, term_weights, unpack_term_weights
@@ -82,7 +82,7 @@ class Indexer:
         used: dict[str, bytes] = {}
 
         def blob(key: str, make: Callable[[], bytes]) -> bytes:
-            value = self._cache.get(key)
+            value = used.get(key, self._cache.get(key))
             used[key] = value if value is not None else make()
             return used[key]
 
@@ -93,13 +93,40 @@ class Indexer:
 
 def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Callable[[], bytes]], bytes]
            ) -> dict[str, bytes]:
-    keys, parts = [], []
+    # Each page's result file and its terms are memoized apart, the file as the very bytes published (one copy
+    # in memory, not one in the memo's pickle and one unpickled), and parts made now are used as they are.
+    made: dict[str, Part] = {}
+
+    def part(key: str, make: Callable[[], Part]) -> Part:
+        if key not in made:
+            made[key] = make()
+        return made[key]
+
+    keys: list[str] = []
+    fragments: list[bytes] = []
+    terms: list[bytes] = []
     for key, make in _doc_makers(state, files):
         keys.append(key)
-        parts.append(pickle.loads(blob(key, make)))  # noqa: S301 - our own memo
-    out: dict[str, bytes] = pickle.loads(blob(key_of("search-shards", keys),  # noqa: S301 - our own memo
-                                              functools.partial(_pickled_shards, parts)))
-    for number, (fragment, _, _) in enumerate(parts):
+        fragments.append(blob(f"{key}:page", functools.partial(lambda k, m: part(k, m)[0], key, make)))
+        terms.append(blob(f"{key}:terms", functools.partial(lambda k, m: pickle.dumps(part(k, m)[1:]), key, make)))
+
+    def shards() -> Iterator[tuple[str, dict[str, int]]]:
+        for key, pickled in zip(keys, terms, strict=True):
+            lang_weights = made.pop(key)[1:] if key in made else pickle.loads(pickled)  # noqa: S301 - our own memo
+            yield lang_weights
+
+    computed: dict[str, bytes] = {}
+
+    def all_shards() -> dict[str, bytes]:
+        if not computed:
+            computed.update(shard_files(fragments, shards()))
+        return computed
+
+    # The shards' names, then each shard by itself (published as the memoized bytes).
+    names_key = key_of("search-shards", keys)
+    names = blob(names_key, lambda: "\n".join(all_shards()).encode()).decode().split("\n")
+    out = {name: blob(f"{names_key}:{name}", functools.partial(lambda n: all_shards()[n], name)) for name in names}
+    for number, fragment in enumerate(fragments):
         out[f"{INDEX_DIR}p/{number}.json"] = fragment
     return out
 
@@ -108,12 +135,8 @@ Part = tuple[bytes, str, dict[str, int]]
 """A page's part of the index: its result file, its language and its terms' weights."""
 
 
-def _pickled_shards(parts: list[Part]) -> bytes:
-    return pickle.dumps(shard_files(parts))
-
-
-def _doc_makers(state: SiteState, files: dict[str, bytes]) -> list[tuple[str, functools.partial[bytes]]]:
-    """(memo key, maker of the page's pickled part) for each listed page, in URL order."""
+def _doc_makers(state: SiteState, files: dict[str, bytes]) -> list[tuple[str, functools.partial[Part]]]:
+    """(memo key, maker of the page's part) for each listed page, in URL order."""
     tree = state.tree
     out = []
     for source in sorted(tree.pages, key=lambda s: tree.urls[s]):
@@ -139,7 +162,7 @@ def _doc(state: SiteState, source: str, text: str) -> Doc:
     return Doc(state.urls.url(state.tree.urls[source]), page.title, date, lang, search_text(text), " ".join(keywords))
 
 
-def _markdown_doc(state: SiteState, source: str) -> bytes:
+def _markdown_doc(state: SiteState, source: str) -> Part:
     """A page's Doc from its rendered Markdown (the plain text the render workers made)."""
     rendered = state.rendered[source]
     text = rendered.plain if rendered.plain is not None else plain_text(rendered.html)
@@ -147,7 +170,7 @@ def _markdown_doc(state: SiteState, source: str) -> bytes:
     return _part(_doc(state, source, text), None if terms is None else unpack_term_weights(terms))
 
 
-def _html_doc(state: SiteState, source: str, html: str) -> bytes:
+def _html_doc(state: SiteState, source: str, html: str) -> Part:
     """A page's Doc from its output's `<main>` (or whole body): what the CV and publications layouts show."""
     start, end = html.find("<main"), html.rfind("</main>")
     body = html[html.find(">", start) + 1:end] if 0 <= start < end else html
@@ -169,11 +192,11 @@ def _drop_elements(html: str, name: str) -> str:
         at = end + len(name) + 3
 
 
-def _part(doc: Doc, text_weights: dict[str, int] | None = None) -> bytes:
-    """A page's part of the index, pickled: its result file, its language and its terms' weights
-    (`text_weights`: of `doc.text`, when the render workers made them)."""
-    return pickle.dumps((_dump({"u": doc.url, "t": doc.title, "d": doc.date, "l": doc.lang,
-                                "x": doc.text[:TEXT_CHARS]}), doc.lang, weights_of(doc, text_weights)))
+def _part(doc: Doc, text_weights: dict[str, int] | None = None) -> Part:
+    """A page's part of the index: its result file, its language and its terms' weights (`text_weights`: of
+    `doc.text`, when the render workers made them)."""
+    return (_dump({"u": doc.url, "t": doc.title, "d": doc.date, "l": doc.lang, "x": doc.text[:TEXT_CHARS]}),
+            doc.lang, weights_of(doc, text_weights))
 
 
 def weights_of(doc: Doc, text_weights: dict[str, int] | None = None) -> dict[str, int]:
@@ -204,16 +227,22 @@ def shard_name(key: str) -> str:
     return "".join(c if c.isascii() and c.isalnum() else f"_{ord(c):x}" for c in key)
 
 
-def shard_files(parts: list[Part]) -> dict[str, bytes]:
-    """The shards and `meta.json` over the pages' parts (page ids are positions in `parts`)."""
+def shard_files(fragments: list[bytes], pages: Iterable[tuple[str, dict[str, int]]]) -> dict[str, bytes]:
+    """The shards and `meta.json` over the pages' result files and (language, term weights), in page order
+    (page ids are positions)."""
+    # Each posting is encoded as it is added: (page - the term's previous page) * 16 + weight.
     postings: dict[str, list[int]] = {}
-    for number, (_, _, weights) in enumerate(parts):
+    last: dict[str, int] = {}
+    doc_langs: list[str] = []
+    for number, (lang, weights) in enumerate(pages):
+        doc_langs.append(lang)
         for term, weight in weights.items():
             entry = postings.get(term)
             if entry is None:
-                postings[term] = [number, weight]
+                postings[term] = [number * 16 + weight]
             else:
-                entry += (number, weight)
+                entry.append((number - last[term]) * 16 + weight)
+            last[term] = number
     encoded = {term: _encode(values) for term, values in postings.items()}
     shards: dict[str, dict[str, str]] = {}
     _split(sorted(encoded), encoded, 0, shards)
@@ -221,12 +250,12 @@ def shard_files(parts: list[Part]) -> dict[str, bytes]:
     digest = hashlib.sha256()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + files[path])
-    for fragment, _, _ in parts:
+    for fragment in fragments:
         digest.update(fragment)
-    langs = sorted({lang for _, lang, _ in parts})
+    langs = sorted(set(doc_langs))
     files[f"{INDEX_DIR}meta.json"] = _dump({
-        "v": 1, "h": digest.hexdigest()[:12], "n": len(parts), "langs": langs,
-        "doclang": "".join(_B36[min(langs.index(lang), 35)] for _, lang, _ in parts), "keys": sorted(shards)})
+        "v": 1, "h": digest.hexdigest()[:12], "n": len(doc_langs), "langs": langs,
+        "doclang": "".join(_B36[min(langs.index(lang), 35)] for lang in doc_langs), "keys": sorted(shards)})
     return files
 
 
@@ -246,11 +275,11 @@ _SHORT = [_b36(v) for v in range(36 ** 2)]
 
 
 def _encode(values: list[int]) -> str:
-    """(page, weight, page, weight, ...) as `.`-joined base-36 `(page delta) * 16 + weight`."""
-    pages = values[0::2]
-    deltas = [pages[0], *(b - a for a, b in zip(pages, pages[1:], strict=False))]
-    return ".".join(_SHORT[v] if v < 1296 else _b36(v)
-                    for v in (d * 16 + w for d, w in zip(deltas, values[1::2], strict=True)))
+    """Encoded postings (`(page delta) * 16 + weight`) as `.`-joined base-36 numbers."""
+    try:
+        return ".".join(map(_SHORT.__getitem__, values))
+    except IndexError:  # a delta of 81 pages or more
+        return ".".join(_SHORT[v] if v < 1296 else _b36(v) for v in values)
 
 
 def _split(terms: list[str], encoded: dict[str, str], length: int, shards: dict[str, dict[str, str]]) -> None:

@@ -22,6 +22,7 @@ SITE = {
     "content/about.md": "---\ntitle: About\n---\nSee [a post](posts/p1.md).\n",
     **{f"content/posts/p{i}.md": f"---\ntitle: Post {i}\ndate: 2024-01-{i + 1:02d}\ntags: [t{i % 2}]\n---\n"
                                  f"Body {i}.\n\n<!--more-->\n\nMore {i}.\n" for i in range(6)},
+    "content/posts/s.md": "---\ntitle: Summed\ndate: 2024-02-01\nsummary: First *summary*.\n---\nSame body.\n",
     "data/people.yaml": "- name: Ada\n",
     "data/cv.yaml": "basics: {name: Ada}\nwork: [{name: Lab, position: Scientist, startDate: 2020}]\n",
     "content/cv.md": "---\nlayout: cv\n---\n",
@@ -41,6 +42,8 @@ EDITS: dict[str, Callable[[Path], None]] = {
     "cv data": lambda s: (s / "data/cv.yaml").write_text("basics: {name: Grace}\n"),
     "config key": lambda s: (s / "sitegen.yaml").write_text("title: Renamed site\nbase_url: https://x.org/\n"),
     "deleted page": lambda s: (s / "content/posts/p1.md").unlink(),
+    "front-matter summary": lambda s: (s / "content/posts/s.md").write_text(
+        "---\ntitle: Summed\ndate: 2024-02-01\nsummary: Second *summary*.\n---\nSame body.\n"),
     "static file": lambda s: (s / "static").mkdir() or (s / "static/a.txt").write_text("a"),
     "bibtex entry": lambda s: (s / "data/a.bib").write_text(
         "@article{ada2024, title = {First Paper, Revised}, author = {Ada and Bo}, journal = {J}, year = 2024,\n"
@@ -137,3 +140,19 @@ def test_code_version_names_the_release_and_digests_the_code() -> None:
     version, _, code = code_version().partition("+")
     assert version == sitegen.__version__ and len(code) == 32
     assert code_version() is code_version()  # read once per process
+
+
+def test_saved_memo_loads_back_and_a_changed_byte_is_refused(make_site: MakeSite, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SITEGEN_CACHE_KEY", "me")
+    site = make_site(SITE, layouts=False)
+    memo = BuildMemo()
+    build_site(BuildOptions(source=site, jobs=1), memo)
+    cache_module.start_saving_memo(site, memo)()  # signed while it is pickled, in a forked copy
+    loaded = load_memo(site)
+    assert loaded is not None and loaded.outputs.keys() == memo.outputs.keys()
+    assert all(loaded.outputs[k].files == memo.outputs[k].files for k in memo.outputs)
+    data = bytearray(cache_path(site).read_bytes())
+    data[len(data) // 2] ^= 1
+    cache_path(site).write_bytes(bytes(data))
+    assert load_memo(site) is None

@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.build import BuildOptions, build_site
 from sitegen.cli import main
 from sitegen.errors import OutputError
-from sitegen.writer import MANIFEST, write_output
+from sitegen.outdir import real_path
+from sitegen.writer import MANIFEST, Staging, write_output
 from tests.integration.test_cli_and_output import tree_digest
 
 MakeSite = Callable[..., Path]
@@ -499,3 +501,52 @@ def test_a_new_site_publishes_nojekyll_for_github_pages(tmp_path: Path) -> None:
     assert main(["new", str(site), "-q"]) == 0
     assert main(["build", "--source", str(site), "-q"]) == 0
     assert (site / "public/.nojekyll").is_file()
+
+
+# A first build's files are staged while it goes on (sitegen.writer.Staging): what is published is still exactly
+# the build's files, swapped in at once, and a staging folder never outlives its build.
+
+def _published(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_staged_files_changed_or_left_out_later_are_published_as_the_build_ends(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    staging = Staging(real_path(site / "public"))
+    staging.put({"index.html": b"home", "a/b/c.html": b"old", "gone/x/y.txt": b"left out", ".git/HEAD": b"no"})
+    assert staging.folder is not None and not (site / "public").exists()
+    final = {"index.html": b"home", "a/b/c.html": b"new", "feed.xml": b"<feed/>"}
+    assert write_output(final, site / "public", site, staging=staging).written == 3
+    published = _published(site / "public")
+    assert json.loads(published.pop(MANIFEST))["files"].keys() == final.keys()
+    assert published == final
+    assert not (site / "public/gone").exists()
+    assert [p.name for p in site.iterdir()] == ["public"]
+
+
+def test_staging_is_dropped_when_the_output_appeared_meanwhile_or_the_build_failed(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    staging = Staging(real_path(site / "public"))
+    staging.put({"index.html": b"staged", "old.html": b"staged"})
+    (site / "public").mkdir()
+    (site / "public/mine.txt").write_text("kept")
+    write_output({"index.html": b"final"}, site / "public", site, staging=staging)
+    assert _published(site / "public") == {"index.html": b"final", "mine.txt": b"kept",
+                                           MANIFEST: (site / "public" / MANIFEST).read_bytes()}
+    failed = Staging(real_path(tmp_path / "other"))
+    failed.put({"index.html": b"x"})
+    failed.discard()
+    assert sorted(p.name for p in site.iterdir()) == ["public"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_a_first_build_through_the_cli_publishes_exactly_the_build(make_site: MakeSite) -> None:
+    site = make_site({**PAGES, **{f"content/posts/p{i}.md": f"---\ntitle: P{i}\ndate: 2024-01-01\n---\nText {i}\n"
+                                  for i in range(130)}})
+    assert main(["build", "--source", str(site), "-q", "--no-cache"]) == 0
+    published = _published(site / "public")
+    assert json.loads(published.pop(MANIFEST))["files"].keys() == published.keys()
+    assert published == build_site(BuildOptions(source=site)).files
+    assert not [p for p in site.iterdir() if "staging" in p.name]
