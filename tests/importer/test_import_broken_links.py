@@ -123,3 +123,13 @@ def test_build_check_says_it_too(imported: tuple[Path, object], tmp_path: Path,
     assert main(["build", "--source", str(dest), "--output", str(tmp_path / "out"), "--check", "--no-cache"]) == 0
     assert "broken in the original site already (_news/paper.md:5" in capsys.readouterr().err
     assert (tmp_path / "out/index.html").exists()
+
+
+def test_a_link_that_is_no_url_is_named_not_a_traceback(tmp_path: Path) -> None:
+    src = write_tree(tmp_path / "src", {
+        "_config.yml": "title: Ada\n",
+        "_posts/2016-01-01-bad.md": "---\ntitle: Bad\n---\nSee [a](http://[bad) here.\n"})
+    report = import_site("jekyll", src, tmp_path / "new")
+    found = [(b.href, b.source) for b in report.broken_links]  # type: ignore[attr-defined]
+    assert found == [("http://[bad", "_posts/2016-01-01-bad.md:4")]
+    assert "cannot be read as a URL" in report.format()  # type: ignore[attr-defined]
