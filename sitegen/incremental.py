@@ -32,7 +32,7 @@ from typing import TypeVar
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import read_text
 from sitegen.content.talks import read_talk
-from sitegen.errors import SitegenError
+from sitegen.errors import Diagnostic, SitegenError
 from sitegen.links import broken_link_warnings
 from sitegen.memo import BuildMemo
 from sitegen.outputs import generate_outputs
@@ -101,18 +101,7 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     for rel in sorted(edited):
         warnings += [*page_warnings([edited[rel]]), *rendered[rel].warnings, *broken_link_warnings(rel, rendered[rel])]
     page_files = render_pages(new_state, dataclasses.replace(basis.rendering, jobs=1), warnings, memo, only=units)
-    before = {**basis.before_generators, **page_files}
-    # The generators' files are made again (a search shard may be gone); the rest is the files before them.
-    files = {**basis.before_generators, **page_files}
-    generated = generate_outputs(new_state, basis.rendering.site_dir, basis.rendering.themes, before, memo,
-                                  skip=basis.skip, edited=frozenset(edited), previous=previous.files)
-    files.update(generated)
-    touched = frozenset(page_files) | frozenset(generated) | (previous.files.keys() - files.keys())
-    _prune(memo, sizes)
-    return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
-                       seconds=time.perf_counter() - started, sources=previous.sources, state=new_state,
-                       basis=_next_basis(basis, before, sizes), touched=touched, labels=previous.labels,
-                       rendered=_rendered_paths(memo))
+    return _finish(previous, new_state, page_files, memo, sizes, warnings, started, frozenset(edited))
 
 
 def rebuild_edited_templates(previous: BuildResult, changed: set[Path], memo: BuildMemo) -> BuildResult | None:
@@ -148,17 +137,7 @@ def rebuild_edited_templates(previous: BuildResult, changed: set[Path], memo: Bu
                                                    else "") for name, pages in users.items()}, memo)
     warnings = list(previous.warnings)
     page_files = render_pages(state, how, warnings, memo, only=units) if units else {}
-    before = {**basis.before_generators, **page_files}
-    files = dict(before)
-    generated = generate_outputs(state, how.site_dir, how.themes, before, memo, skip=basis.skip,
-                                 edited=frozenset(), previous=previous.files)
-    files.update(generated)
-    touched = frozenset(page_files) | frozenset(generated) | (previous.files.keys() - files.keys())
-    _prune(memo, sizes)
-    return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
-                       seconds=time.perf_counter() - started, sources=previous.sources, state=state,
-                       basis=_next_basis(basis, before, sizes), touched=touched, labels=previous.labels,
-                       rendered=_rendered_paths(memo))
+    return _finish(previous, state, page_files, memo, sizes, warnings, started, frozenset())
 
 
 def _inside(path: Path, roots: list[Path]) -> bool:
@@ -174,6 +153,25 @@ def _inside(path: Path, roots: list[Path]) -> bool:
         except OSError:
             continue
     return False
+
+
+def _finish(previous: BuildResult, state: SiteState, page_files: dict[str, bytes], memo: BuildMemo,
+            sizes: tuple[int, int, int], warnings: list[Diagnostic], started: float,
+            edited: frozenset[str]) -> BuildResult:
+    """A quick rebuild's result: the pages rendered again over the files before the generators, the generators'
+    files made again (a search shard may be gone; feeds without an edited page are kept), the memo pruned."""
+    basis = previous.basis
+    assert basis is not None  # both quick paths start by checking it
+    before = {**basis.before_generators, **page_files}
+    generated = generate_outputs(state, basis.rendering.site_dir, basis.rendering.themes, before, memo,
+                                 skip=basis.skip, edited=edited, previous=previous.files)
+    files = {**before, **generated}
+    touched = frozenset(page_files) | frozenset(generated) | (previous.files.keys() - files.keys())
+    _prune(memo, sizes)
+    return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
+                       seconds=time.perf_counter() - started, sources=previous.sources, state=state,
+                       basis=_next_basis(basis, before, sizes), touched=touched, labels=previous.labels,
+                       rendered=_rendered_paths(memo))
 
 
 def _quick_start(basis: RebuildBasis, memo: BuildMemo) -> tuple[int, int, int]:

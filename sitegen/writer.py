@@ -303,6 +303,7 @@ def _plan(out: Path, files: dict[str, bytes], clean: bool) -> _Plan:
     if manifest is not None and stat.S_ISDIR(manifest.st_mode):
         errors.append(OutputError(f"cannot write {MANIFEST}: it is a folder", path=str(out),
                                   hint="move it out of the output folder and build again"))
+    foreign: list[str] = []
     for rel, data in files.items():
         problem = tree.folder_problem(rel, going)
         st = tree.lstat(rel) if problem is None else None
@@ -316,7 +317,15 @@ def _plan(out: Path, files: dict[str, bytes], clean: bool) -> _Plan:
                 and (out / rel).read_bytes() == data:
             plan.unchanged += 1
             continue
+        if st is not None and not clean and rel not in previous:
+            foreign.append(rel)  # a file sitegen did not write: never overwritten unless --clean-output
+            continue
         plan.changed.append(rel)
+    if foreign:
+        shown = ", ".join(sorted(foreign)[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        errors.append(OutputError(
+            f"cannot write {len(foreign)} file(s) over files sitegen did not write: {shown}", path=str(out),
+            hint="move them out of the output folder (or choose another --output) and build again"))
     raise_if_any(errors)
     return plan
 

@@ -64,9 +64,10 @@ def link_sources(result: BuildResult) -> dict[str, Mapping[str, str]]:
     return out
 
 
-def mark_broken_in_source(report: CheckReport, site_dir: Path) -> None:
+def mark_broken_in_source(report: CheckReport, site_dir: Path, *, strict: bool = False) -> None:
     """Note on each broken link that `sitegen import` found broken in the original site already (its record,
-    `IMPORT_RECORD`, in the site folder): the import report named it with its original file and line."""
+    `IMPORT_RECORD`, in the site folder): the import report named it with its original file and line. Such a
+    link is a warning, not a failure (the import made nothing worse), unless `strict`."""
     try:
         record = json.loads((site_dir / IMPORT_RECORD).read_text(encoding="utf-8"))
         entries = [e for e in record.get("broken_in_source", []) if isinstance(e, dict)]
@@ -83,7 +84,8 @@ def mark_broken_in_source(report: CheckReport, site_dir: Path) -> None:
             continue
         note = (f"broken in the original site already ({found.get('where')}; named by `sitegen import`): "
                 f"{found.get('what_to_do')}")
-        report.problems[i] = dataclasses.replace(problem, note=note)
+        report.problems[i] = dataclasses.replace(problem, note=note,
+                                                 severity=problem.severity if strict else "warning")
 
 
 def _plain(href: str) -> str:

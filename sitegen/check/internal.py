@@ -24,7 +24,8 @@ class Problem:
     source: str | None = None
     """`content/posts/x.md:12` when the link was written in Markdown."""
     severity: str = "error"
-    """`error` (broken: exit 1) or `warning` (missing title or description)."""
+    """`error` (broken: exit 1) or `warning` (missing title or description, or a link broken in the site it was
+    imported from already, see `note`)."""
     note: str = ""
     """Said after the problem: that the link was broken in the site it was imported from already."""
 
@@ -69,8 +70,11 @@ class CheckReport:
         errors = len(self.errors)
         inherited = sum(1 for p in self.errors if p.note)
         of_them = f" ({inherited} of them broken in the original site already)" if inherited else ""
+        kept = sum(1 for p in self.problems if p.note and p.severity == "warning")
+        of_warnings = (f" ({kept} of them links broken in the original site already: fix them there or here; "
+                       "`sitegen check --fail-inherited` counts them as broken)" if kept else "")
         lines.append(f"Checked {self.pages} pages and {self.links} links: {errors} broken{of_them}, "
-                     f"{len(self.problems) - errors} warnings.")
+                     f"{len(self.problems) - errors} warnings{of_warnings}.")
         return "\n".join(lines)
 
 

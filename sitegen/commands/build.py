@@ -74,6 +74,8 @@ def _build_and_write(args: argparse.Namespace, output: Path, staging: Staging) -
             print(report.format(), file=sys.stderr)
             print("Error: broken links; nothing was written.", file=sys.stderr)
             return 1
+        if any(problem.note for problem in report.problems):  # links broken in the imported site already
+            print(report.format(), file=sys.stderr)
     # The cache is saved while the output is written (each takes seconds on a large site), both under the lock.
     saved = (start_saving_memo(args.source, memo, allow_outside=result.config.allow_symlinks_outside)
              if not args.no_cache else lambda: None)

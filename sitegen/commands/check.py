@@ -23,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--drafts", action="store_true")
     parser.add_argument("--future", action="store_true")
     parser.add_argument("--base-url", default=None)
+    parser.add_argument("--fail-inherited", action="store_true",
+                        help="links that `sitegen import` found broken in the original site fail the check too")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         report = check_directory(args.output, args.base_url or config.base_url)
     else:
         report = check_build(build_site(options_from_args(args)))
-        mark_broken_in_source(report, args.source)
+        mark_broken_in_source(report, args.source, strict=args.fail_inherited)
     if args.external and report.external:
         folder = cache_folder(args.source, allow_outside=config.allow_symlinks_outside)
         cache = folder / "external-links.json" if folder is not None else None

@@ -11,7 +11,8 @@ with a located warning for each block sitegen's theme has no section for (its ti
 `plan_landing` (planning) gives each landing page its blocks in order (a Wowchemy home page: the active widget
 files by weight), a collection the pages its filters select, and a biography or résumé block its author's profile
 (`content/authors/<username>/_index.md`, or `data/authors/<username>`). The records are the page's
-`params.landing`, which `themes/default/layouts/partials/landing.html` renders.
+`landing` field (not its params: a user's `landing:` key is only a param), which
+`themes/default/layouts/partials/landing.html` renders.
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def _block(name: str, item: Mapping[str, Any], content: Mapping[str, Any], text:
     elif kind == "collection":
         block["filter"] = _filter(name, content)
     elif kind == "cta":
-        block["buttons"] = _buttons(item, content)
+        block["buttons"] = _buttons(item, content, source, line, notes)
     elif kind == "features":
         block["items"] = _items(content.get("items") or item.get("feature"))
     elif kind in ("experience", "awards"):
@@ -128,6 +129,18 @@ def _block(name: str, item: Mapping[str, Any], content: Mapping[str, Any], text:
     elif kind == "contact":
         block["contact"] = {k: content[k] for k in ("email", "phone", "address", "office_hours") if content.get(k)}
     return block
+
+
+def _list(value: Any, key: str, path: str | None, notes: list[Diagnostic], line: int | None = None) -> list[Any]:
+    """`value` when it is a list; nothing (with a warning naming the file and key) when it is another value."""
+    if isinstance(value, list):
+        return value
+    if value is not None and value != "" and value is not False:
+        note = Diagnostic(f"`{key}` should be a list, not `{value!r}`: it is left out", path=path, line=line,
+                          col=1 if line else None, hint=f"write `{key}` as a list of entries, or remove it")
+        if note not in notes:  # the same profile shown by two blocks: one warning
+            notes.append(note)
+    return []
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -158,11 +171,13 @@ def _filter(name: str, content: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _buttons(item: Mapping[str, Any], content: Mapping[str, Any]) -> list[dict[str, str]]:
+def _buttons(item: Mapping[str, Any], content: Mapping[str, Any], source: str, line: int | None,
+             notes: list[Diagnostic]) -> list[dict[str, str]]:
     """A call to action's links: `button`, `buttons`, `primary_action`/`secondary_action` (Hugo Blox), `cta` and
     `cta_alt` (Wowchemy's hero)."""
-    found: list[Any] = [content.get("button"), *(content.get("buttons") or []), content.get("primary_action"),
-                        content.get("secondary_action"), item.get("cta"), item.get("cta_alt")]
+    found: list[Any] = [content.get("button"), *_list(content.get("buttons"), "buttons", source, notes, line),
+                        content.get("primary_action"), content.get("secondary_action"), item.get("cta"),
+                        item.get("cta_alt")]
     out = []
     for b in found:
         if isinstance(b, dict) and b.get("url"):
@@ -206,23 +221,24 @@ def _date(value: Any) -> dt.datetime | str:
 
 def plan_landing(tree: ContentTree, pages: Iterable[Any], data: Mapping[str, Any], now: dt.datetime,
                  dialect: Dialect, params: Mapping[str, Any] | None = None) -> tuple[ContentTree, list[Diagnostic]]:
-    """The tree with each landing page's `params.landing` complete: a Wowchemy home page gets the blocks of the
+    """The tree with each landing page's `landing` blocks complete: a Wowchemy home page gets the blocks of the
     active widget files of `content/home/` by weight (a hugo-resume home page: the sections its `params.show*`
     switch on, `resume_blocks`), a collection the sources of the pages it lists, a profile
     block its author's profile (its text expanded by `dialect` when the profile page itself is not published).
     A missing profile is warned about where the block names it; paths in the warnings are from the site root."""
     by_source = {p.source: p for p in pages}
     widgets = sorted((b for p in by_source.values() if posixpath.dirname(p.source) == "home"
-                      for b in p.params.get("landing") or ()), key=lambda b: (b.get("weight", 0), b["source"]))
+                      for b in p.landing), key=lambda b: (b.get("weight", 0), b["source"]))
     notes: list[Diagnostic] = []
     changed = {}
     for source, page in tree.pages.items():
-        own = page.params.get("landing")
-        blocks = own if own else ((widgets or resume_blocks(params or {}, data)) if page.kind == "home" else None)
+        own = page.landing
+        home = (widgets or resume_blocks(params or {}, data, notes)) if page.kind == "home" else None
+        blocks = own or home
         if not blocks:
             continue
         resolved = [_resolve(b, tree, by_source, data, now, dialect, notes) for b in blocks]
-        changed[source] = dataclasses.replace(page, params={**page.params, "landing": resolved})
+        changed[source] = dataclasses.replace(page, landing=resolved)
     if not changed:
         return tree, notes
     return dataclasses.replace(tree, pages={**tree.pages, **changed}), notes
@@ -236,10 +252,12 @@ RESUME_SECTIONS = (
 """hugo-resume's home page, in its order: (switch in `params`, block kind, title's translation key, folder)."""
 
 
-def resume_blocks(params: Mapping[str, Any], data: Mapping[str, Any]) -> list[dict[str, Any]]:
+def resume_blocks(params: Mapping[str, Any], data: Mapping[str, Any], notes: list[Diagnostic] | None = None
+                  ) -> list[dict[str, Any]]:
     """hugo-resume's data-driven home sections (`params.showSkills`, `showExperience`...): skills, experience and
     education from `data/skills|experience|education.json`, projects, open source, publications and blog from their
     sections; `[]` for a site that switches none on."""
+    notes = [] if notes is None else notes
     switches = {str(k).lower(): v for k, v in params.items()}
     blocks = []
     for switch, kind, title_key, folder in RESUME_SECTIONS:
@@ -257,10 +275,12 @@ def resume_blocks(params: Mapping[str, Any], data: Mapping[str, Any]) -> list[di
         elif kind == "skills":
             block["items"] = [{"title": _text(g.get("grouping")), "org": "", "org_url": "", "location": "",
                                "start": "", "end": "", "text": ", ".join(
-                                   _text(x.get("name") if isinstance(x, dict) else x) for x in g.get("skills") or [])}
-                              for g in data.get("skills") or [] if isinstance(g, dict)]
+                                   _text(x.get("name") if isinstance(x, dict) else x)
+                                   for x in _list(g.get("skills"), "skills", "data/skills.json", notes))}
+                              for g in _list(data.get("skills"), "skills", "data/skills.json", notes)
+                              if isinstance(g, dict)]
         else:
-            rows = data.get(kind) or []
+            rows = _list(data.get(kind), kind, f"data/{kind}.json", notes)
             block["kind"] = "experience" if kind == "experience" else "awards"
             block["items"] = _items([{"title": r.get("role") or ", ".join(
                                           str(x) for x in (r.get("degree"), r.get("major")) if x),
@@ -276,8 +296,15 @@ def _resolve(block: dict[str, Any], tree: ContentTree, pages: Mapping[str, Any],
     out = dict(block)
     if block["kind"] == "collection":
         out["pages"] = _collect(block["filter"], tree, now)
+    elif block["kind"] in PROFILE_KINDS and not block["username"]:  # hugo-resume: its entries are data files
+        name = {"showexperience": "experience", "showeducation": "education"}.get(block["name"], "skills")
+        if not block.get("items") and not data.get(name):  # a value of the wrong shape is warned about already
+            notes.append(Diagnostic(
+                f"`params.{block['name']}` is on, and this file is missing or has no entries: the section is empty",
+                path=f"data/{name}.json",
+                hint=f"write data/{name}.json (a list of entries), or switch `{block['name']}` off"))
     elif block["kind"] in PROFILE_KINDS:
-        profile = author_profile(block["username"], tree, pages, data)
+        profile = author_profile(block["username"], tree, pages, data, notes)
         if profile is None and not block.get("items"):
             notes.append(Diagnostic(
                 f"`{block['name']}` shows the profile of `{block['username']}`, and there is none",
@@ -316,8 +343,8 @@ def _collect(f: Mapping[str, Any], tree: ContentTree, now: dt.datetime) -> list[
     return [p.source for p in (picked[: f["count"]] if f["count"] else picked)]
 
 
-def author_profile(username: str, tree: ContentTree, pages: Mapping[str, Any], data: Mapping[str, Any]
-                   ) -> dict[str, Any] | None:
+def author_profile(username: str, tree: ContentTree, pages: Mapping[str, Any], data: Mapping[str, Any],
+                   notes: list[Diagnostic] | None = None) -> dict[str, Any] | None:
     """An author's profile: `content/authors/<username>/_index.md` (Wowchemy and Hugo Blox: name, role,
     organizations, interests, education, work, awards, links, the body as the biography), else
     `data/authors/<username>`; None when neither exists."""
@@ -328,30 +355,42 @@ def author_profile(username: str, tree: ContentTree, pages: Mapping[str, Any], d
         name = _text(p.get("name")) or page.title  # older Academic profiles write `name:`
         source = page.source if page.source in tree.pages else ""
         body, origin = ("", page.source) if source else (page.body, page.source)
-    elif isinstance((data.get("authors") or {}).get(username), dict):
+    elif isinstance(data.get("authors"), dict) and isinstance(data["authors"].get(username), dict):
         p = data["authors"][username]
         raw_name = p.get("name")
         name = _text(raw_name.get("display") if isinstance(raw_name, dict) else raw_name or p.get("title"))
         source, body, origin = "", _text(p.get("bio")), ""
     else:
+        if data.get("authors") and not isinstance(data.get("authors"), dict) and notes is not None:
+            note = Diagnostic("data/authors should map each username to a profile, not be a list: it is not read",
+                              path="data/authors", hint=f"write `{username}: {{name: ..., bio: ...}}`")
+            if note not in notes:
+                notes.append(note)
         return None
+    notes = [] if notes is None else notes
+    where = f"content/{page.source}" if page is not None else f"data/authors/{username}"
+
+    def listed(*keys: str) -> list[Any]:
+        key = next((k for k in keys if p.get(k)), keys[0])
+        return _list(p.get(key), key, where, notes)
+
     education = p.get("education")
     if isinstance(education, dict):  # Wowchemy: `education: {courses: [...]}`
         education = education.get("courses")
     links = []
-    for entry in p.get("social") or p.get("profiles") or p.get("links") or []:
+    for entry in listed("social", "profiles", "links"):
         url = entry.get("link") or entry.get("url") if isinstance(entry, dict) else None
         if isinstance(url, str) and url:
             links.append({"url": url, "label": _text(entry.get("label") or entry.get("icon") or url)})
     organizations = [{"name": _text(o.get("name")), "url": _text(o.get("url"))}
-                     for o in p.get("organizations") or p.get("affiliations") or [] if isinstance(o, dict)]
+                     for o in listed("organizations", "affiliations") if isinstance(o, dict)]
     return {
         "name": name, "role": _text(p.get("role")), "bio": _text(p.get("bio")) if page is not None else "",
         "organizations": organizations,
-        "interests": [str(i) for i in p.get("interests") or [] if isinstance(i, str | int | float)],
+        "interests": [str(i) for i in listed("interests") if isinstance(i, str | int | float)],
         "education": _items(education), "work": _items(p.get("work") or p.get("experience")),
         "awards": _items(p.get("awards")), "languages": _items(p.get("languages")),
-        "skills": _items([i for group in p.get("skills") or [] if isinstance(group, dict)
-                          for i in group.get("items") or []]),
+        "skills": _items([i for group in listed("skills") if isinstance(group, dict)
+                          for i in _list(group.get("items"), "skills: items", where, notes)]),
         "links": links, "email": _text(p.get("email")), "source": source, "body": body, "page": origin,
     }

@@ -74,6 +74,9 @@ class Page:
     images: list[str] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)
     """Every other front matter key, for templates."""
+    landing: list[dict[str, Any]] = field(default_factory=list)
+    """A landing page's blocks (`sitegen.content.landing`), read from `sections:` or a Wowchemy widget file and
+    completed by planning; kept out of `params` so that a front matter key `landing:` is only a param."""
     lastmod_from_git: bool = False
     """`lastmod: git` asks for the date of the last commit touching the file."""
     generated: bool = False
@@ -254,8 +257,7 @@ def parse_page(source: str, text: str, config: SiteConfig, dialect: Dialect = NA
                    if k not in KNOWN_KEYS and k not in config.taxonomies and k not in singular_used}
     warnings.extend(_near_miss_warnings(page.params, fm, source, [*KNOWN_KEYS, *config.taxonomies]))
     landing, landing_notes = read_landing(data, fm, source, dialect)  # Hugo Blox blocks, Wowchemy widgets
-    if landing:
-        page.params["landing"] = landing
+    page.landing = landing
     warnings.extend(landing_notes)
     page.warnings = tuple(warnings)
     page.date_line = fm.key_line("publishDate" if data.get("publishDate") else "date")

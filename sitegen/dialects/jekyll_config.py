@@ -95,16 +95,17 @@ def parse_jekyll_config(raw: dict[str, Any], site_dir: Path, text: str = "") -> 
     renames = [(f"{where}_posts", "posts"), (f"{where}_drafts", "posts/drafts"), ("_pages", "")]
     renames += [(f"{where}_{name}", name) for name, meta in collections.items()
                 if meta.get("output") and name != "posts"]
-    exclude = tuple(DEFAULT_EXCLUDE) + tuple(str(x) for x in raw.get("exclude") or [] if isinstance(x, str | int))
+    exclude = tuple(DEFAULT_EXCLUDE) + tuple(str(x) for x in _listed(raw, "exclude", text, warnings)
+                                             if isinstance(x, str | int))
     bibs = _bibliography(raw.get("scholar"), site_dir)
     paginate = raw.get("paginate")
     settings: dict[str, Any] = {
         "permalink": permalink,
         "collections": collections,
-        "defaults": [d for d in raw.get("defaults") or [] if isinstance(d, dict)],
+        "defaults": [d for d in _listed(raw, "defaults", text, warnings) if isinstance(d, dict)],
         "excerpt_separator": _text(raw.get("excerpt_separator"), "\n\n"),
         "timezone": timezone,
-        "archives": _archives(raw),
+        "archives": _archives(raw, _listed(raw, "plugins", text, warnings) + _listed(raw, "gems", text, warnings)),
         "renames": dict(renames),
         "in_pages": _in_pages(site_dir),
         "list_pages": _list_pages(site_dir, {name for name, meta in collections.items() if meta.get("output")}),
@@ -155,11 +156,21 @@ V2_PERMALINKS = {"year": "/:collection/:year/", "month": "/:collection/:year/:mo
 """jekyll-archives-v2's defaults (al-folio since 2024), by what `enabled:` names."""
 
 
-def _archives(raw: dict[str, Any]) -> dict[str, str]:
+def _listed(raw: dict[str, Any], key: str, text: str, warnings: list[Diagnostic]) -> list[Any]:
+    """`raw[key]` when it is a list (or missing: `[]`); another value is left out with a warning at its line."""
+    value = raw.get(key)
+    if value is None or isinstance(value, list):
+        return value or []
+    warnings.append(Diagnostic(f"`{key}: {value}` should be a list: it is ignored", path=CONFIG,
+                               line=key_line(text, key), hint=f"write `{key}:` as a list, one entry a line"))
+    return []
+
+
+def _archives(raw: dict[str, Any], plugin_list: list[Any]) -> dict[str, str]:
     """jekyll-archives (or al-folio's jekyll-archives-v2, configured per collection: `posts:`), when the site
     loads the plugin: what sitegen's archives take (`year`, `month`, `day`, `tags`, `categories`) -> the URL
     pattern of their pages (`permalinks:` over the plugin's defaults; `:type` and `:collection` filled in)."""
-    plugins = {p for p in [*(raw.get("plugins") or []), *(raw.get("gems") or [])] if isinstance(p, str)}
+    plugins = {p for p in plugin_list if isinstance(p, str)}
     config = raw.get("jekyll-archives")
     config = config if isinstance(config, dict) else {}
     if "jekyll-archives-v2" in plugins:  # keyed by collection; sitegen's archives are the posts'

@@ -142,7 +142,15 @@ def broken_links(page: str, source: str, source_text: str, body_line: int, body:
     seen: set[str] = set()
     lines = source_text.split("\n")
     for number, href in page_links(body):
-        target = _target(href, url)
+        try:
+            target = _target(href, url)
+        except ValueError as e:  # `http://[bad`: not a URL at all (urlsplit: "Invalid IPv6 URL")
+            if href not in seen:
+                seen.add(href)
+                line = _line_of(lines, href, body_line + number, body_line)
+                out.append(BrokenLink(page, href, f"{source}:{line}" if line else source,
+                                      f"the link cannot be read as a URL ({e}): correct or remove it"))
+            continue
         if target is None or href in seen or site.has(target):
             continue
         seen.add(href)
@@ -152,7 +160,8 @@ def broken_links(page: str, source: str, source_text: str, body_line: int, body:
 
 
 def _target(href: str, page_url: str) -> str | None:
-    """The URL path a link leads to from the page, or None for a link that leaves the site or is a fragment."""
+    """The URL path a link leads to from the page, or None for a link that leaves the site or is a fragment;
+    ValueError for a link that is no URL (`http://[bad`)."""
     href = href.strip()
     if not href or href.startswith(("#", "//", "{{", "{%")) or "{{" in href:
         return None

@@ -12,7 +12,7 @@ import watchfiles
 from sitegen.content.sources import ignored_name
 from sitegen.dialects.hugo import ROOT_FILES as HUGO_CONFIG_FILES
 
-WATCHED = ("content", "data", "static", "layouts", "themes", "archetypes")
+WATCHED = ("content", "data", "static", "layouts", "themes", "archetypes", "i18n", "assets")
 _TEMP_SUFFIXES = ("~", ".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload")
 
 

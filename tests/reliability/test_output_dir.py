@@ -55,6 +55,27 @@ def test_foreign_files_dotfiles_and_siblings_survive(make_site: MakeSite) -> Non
     assert (sibling / "index.html").read_text() == "old site"
 
 
+
+def test_a_file_sitegen_did_not_write_is_never_overwritten(make_site: MakeSite,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """`--output` at a folder holding the user's own index.html: refused, named, kept (it was overwritten)."""
+    site = make_site({"content/a.md": "x"})
+    out = site.parent / "mine"
+    out.mkdir()
+    (out / "index.html").write_text("my own page")
+    (out / "notes.txt").write_text("mine")
+    assert main(["build", "--source", str(site), "--output", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "over files sitegen did not write: index.html" in err and "move them out" in err, err
+    assert (out / "index.html").read_text() == "my own page" and sorted(p.name for p in out.iterdir()) == [
+        "index.html", "notes.txt"]
+    (out / "index.html").rename(site.parent / "index.html")  # the user moves it away, as the hint says
+    assert main(["build", "--source", str(site), "--output", str(out), "-q"]) == 0
+    assert (out / "notes.txt").read_text() == "mine"
+    (site / "content/a.md").write_text("changed")  # sitegen's own files are replaced by later builds
+    assert main(["build", "--source", str(site), "--output", str(out), "-q"]) == 0
+    assert "changed" in (out / "a/index.html").read_text()
+
 # 16
 def test_template_error_on_page_500_of_1000_keeps_the_previous_site(make_site: MakeSite) -> None:
     pages = {f"content/p{i:04d}.md": f"---\ntitle: P{i}\n---\n" for i in range(1000)}

@@ -116,3 +116,14 @@ def test_published_static_dotfiles_rebuild_and_are_served(serve: Serve) -> None:
     assert ".nojekyll" in run.session.state.snapshot.files
     assert get(run.url, "/.nojekyll")[0] == 404
     assert get(run.url, "/.well-known/../.nojekyll")[0] == 404
+
+
+def test_a_translation_file_edit_rebuilds_and_is_shown(serve: Serve) -> None:
+    """`i18n/*.yaml` is an input like `data/`: saving it rebuilds (it was not watched: the page kept the old text)."""
+    run = serve({"layouts/404.html": "<!doctype html><title>404</title><p>{{ i18n('older') }}</p>",
+                 "i18n/en.yaml": "older: Earlier words\n"})
+    assert b"Earlier words" in get(run.url, "/404.html")[2]
+    builds, _ = settled(run, 0.3)
+    (run.site / "i18n/en.yaml").write_text("older: Later words\n")
+    run.wait_for_build(builds)
+    assert b"Later words" in get(run.url, "/404.html")[2]

@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import build, html
 from tests.dialects.jekyll.test_jekyll_sites import jekyll
 
@@ -160,3 +162,12 @@ def test_a_page_of_pages_keeps_its_jekyll_path(make_site: MakeSite) -> None:
     assert "Menu." in html(result, "_pages/dropdown/index.html") and "dropdown/index.html" not in result.files
     assert "Me." in html(result, "index.html")
     assert result.state is not None and result.state.plan.tree.pages["dropdown.md"].params["note"] == "from defaults"
+
+
+@pytest.mark.parametrize("key", ["plugins", "gems", "exclude", "defaults"])
+def test_a_config_list_of_the_wrong_shape_is_ignored_with_a_warning(make_site: MakeSite, key: str) -> None:
+    site = jekyll(make_site, {"_posts/2015-10-20-a.md": "---\ntitle: A\n---\nText.\n"},
+                  config=f"title: Ada\n{key}: 7\n")
+    result = build(site)
+    notes = [w for w in result.warnings if f"`{key}: 7`" in w.message]
+    assert [(n.path, n.line) for n in notes] == [("_config.yml", 2)], [str(w) for w in result.warnings]
