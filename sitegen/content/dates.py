@@ -7,11 +7,11 @@ import email.utils
 import os
 import re
 
+from sitegen.datetext import DATE_ONLY as _DATE_ONLY
+from sitegen.datetext import SPACED_OFFSET as _SPACED_OFFSET
+
 UTC = dt.UTC
 
-_DATE_ONLY = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}$")
-_SPACED_OFFSET = re.compile(r"^(\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?) +([+-]\d{2}:?\d{2}|Z)$")
-"""Jekyll's `2020-01-01 10:00:00 -0800` (Ruby's Time#to_s form): a space before the offset."""
 _RFC_1123 = re.compile(r"^[A-Z][a-z]{2}, \d{1,2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}(:\d{2})? ")
 """`Tue, 21 Mar 2023 10:00:00 +0000` (RFC 1123 / RFC 2822, as feeds and Hugo's front matter write it)."""
 

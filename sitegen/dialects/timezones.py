@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import re
 import zoneinfo
 from typing import Any
 
-_SPACED_OFFSET = re.compile(r"^(\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?) +([+-]\d{2}:?\d{2}|Z)$")
-_DATE_ONLY = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+from sitegen.datetext import read_as_written
+
 DATE_KEYS = ("date", "lastmod", "publishDate", "publishdate", "expiryDate", "expirydate", "last_modified_at")
 """Front-matter keys holding dates."""
 
@@ -32,28 +31,8 @@ def in_zone(value: Any, zone: dt.tzinfo, *, convert: bool) -> Any:
     """A front-matter date as a datetime in `zone`: a date or a time without an offset is taken to be local to
     the zone; one with an offset keeps it, or is converted (`convert`, Jekyll's rule). Anything else (not a
     date, or one sitegen's own date reader should report) is returned unchanged."""
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is None:
-            return value.replace(tzinfo=zone)
-        return value.astimezone(zone) if convert else value
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day, tzinfo=zone)
-    if not isinstance(value, str):
-        return value
-    text = value.strip()
-    if date_only := _DATE_ONLY.match(text):
-        try:
-            year, month, day = (int(g) for g in date_only.groups())
-            return dt.datetime(year, month, day, tzinfo=zone)
-        except ValueError:
-            return value
-    if spaced := _SPACED_OFFSET.match(text):
-        text = spaced[1] + spaced[2]
-    if not re.match(r"^\d{4}-\d{2}-\d{2}[ T]\d", text):
-        return value  # RFC 1123 and other forms always carry an offset: read as written
-    try:
-        parsed = dt.datetime.fromisoformat(text.replace(" ", "T", 1))
-    except ValueError:
+    parsed = read_as_written(value)
+    if parsed is None:
         return value
     if parsed.tzinfo is None:
         return parsed.replace(tzinfo=zone)
