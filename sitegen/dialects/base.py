@@ -99,3 +99,17 @@ class Dialect(Protocol):
         """The dialect bound to the planned site, for `expand` (Liquid reads `site.*`, `{% link %}` other pages);
         a dialect whose expansion reads nothing of the site returns itself."""
         ...
+
+
+def read_or_defaults(read: Callable[[], tuple[SiteConfig, list[Diagnostic]]],
+                     defaults: Callable[[SitegenError], SiteConfig],
+                     errors: list[SitegenError] | None) -> tuple[SiteConfig, list[Diagnostic]]:
+    """`read()`; when it fails and `errors` is given, the error goes there and the tool's defaults are returned
+    (`defaults(error)`), so that a build reports the site's other errors in the same run (`Dialect.load_config`)."""
+    try:
+        return read()
+    except SitegenError as exc:
+        if errors is None:
+            raise
+        errors.append(exc)
+        return defaults(exc), []

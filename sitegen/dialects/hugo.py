@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from sitegen.config import Author, BuildSettings, MarkdownSettings, MenuItem, SiteConfig, find_config
-from sitegen.dialects.base import ExpandContext, SiteFacts
+from sitegen.dialects.base import ExpandContext, SiteFacts, read_or_defaults
 from sitegen.dialects.hugo_languages import hugo_languages, single_language
 from sitegen.dialects.native import hugo_urlize
 from sitegen.dialects.shortcodes import expand_shortcodes
@@ -431,15 +431,10 @@ class HugoDialect:
                     ) -> tuple[SiteConfig, list[Diagnostic]]:
         """See `load_hugo_config`; with `errors`, a configuration that cannot be read is reported there and the
         site is read with Hugo's defaults."""
-        try:
-            return load_hugo_config(site_dir)
-        except SitegenError as exc:
-            if errors is None:
-                raise
-            errors.append(exc)
-            config, _ = HugoConfigReader({}, exc.path or "hugo.toml", values={"site_layouts": False,
-                                                                              "weight_first": True}).run()
-            return config, []
+        return read_or_defaults(
+            lambda: load_hugo_config(site_dir),
+            lambda exc: HugoConfigReader({}, exc.path or "hugo.toml",
+                                         values={"site_layouts": False, "weight_first": True}).run()[0], errors)
 
     def date_and_slug(self, source: str) -> tuple[dt.datetime, str] | None:
         """Hugo takes no date from a file or folder name (by default): `2024-03-10-title.md` is published at

@@ -20,7 +20,7 @@ from typing import Any
 
 from sitegen.config import SiteConfig, find_config
 from sitegen.dialects import jekyll_urls
-from sitegen.dialects.base import ExpandContext, SiteFacts
+from sitegen.dialects.base import ExpandContext, SiteFacts, read_or_defaults
 from sitegen.dialects.jekyll_config import parse_jekyll_config, read_config
 from sitegen.dialects.liquid import LiquidContext, expand_liquid
 from sitegen.dialects.timezones import DATE_KEYS, in_zone, zone_named
@@ -69,14 +69,8 @@ class JekyllDialect:
                     ) -> tuple[SiteConfig, list[Diagnostic]]:
         """`_config.yml`, read in place (see `jekyll_config.py`); with `errors`, one that cannot be read is
         reported there and the site is read with Jekyll's defaults."""
-        try:
-            return read_config(site_dir)
-        except SitegenError as exc:
-            if errors is None:
-                raise
-            errors.append(exc)
-            config, _ = parse_jekyll_config({}, site_dir)
-            return config, []
+        return read_or_defaults(lambda: read_config(site_dir), lambda _exc: parse_jekyll_config({}, site_dir)[0],
+                                errors)
 
     def date_and_slug(self, source: str) -> tuple[dt.datetime, str] | None:
         """Jekyll's post names: a file in a `_posts` folder named `2024-03-10-title.md` is dated 2024-03-10 and
