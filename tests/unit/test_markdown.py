@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from sitegen.config import MarkdownSettings
 from sitegen.markdown import MarkdownRenderer, RenderContext
 
@@ -106,3 +108,21 @@ def test_unsafe_html_off_drops_style_event_attributes_and_script_or_data_links()
     assert '<input class="task-list-item-checkbox" checked="checked" disabled="disabled" type="checkbox">' in out
     trusted = MarkdownRenderer(MarkdownSettings(unsafe_html=True)).render(text).html
     assert "position:fixed" in trusted  # the author's own HTML and attributes, when allowed
+
+
+TRICKY = ["*x*", "a<b", "&amp;", "[l](u)", "a\\*b\\", "深度 学习，**粗体**。", "trailing  \nspaces",
+          "two\n\nparagraphs",
+          "www.example.com and (www.example.org/x) awww.example.com wwww.example.com WWW.example.com www.",
+          "[www.example.com](/x) *www.example.com* `www.example.com` <www.example.com> www.ex_ample.com",
+          "mail me@example.com, http://example.com/a?b=c, www.exa\\mple.com w\nww.example.com w", "wow w ww www"]
+
+
+def test_text_stops_only_where_www_can_start_with_the_same_output() -> None:
+    """The inline text rule stops at `www.`, not at every `w` (gfm_autolink's terminator): same tokens."""
+    every_w = MarkdownRenderer()
+    every_w.md.inline.terminator_re = re.compile(
+        "[" + re.escape("".join(c for c in map(chr, range(128)) if MD.md.inline.terminator_re.fullmatch(c))) + "w]")
+    assert not MD.md.inline.terminator_re.fullmatch("w") and every_w.md.inline.terminator_re.fullmatch("w")
+    for text in TRICKY:
+        assert MD.render(text).html == every_w.render(text).html, text
+    assert '<a href="http://www.example.com">www.example.com</a>' in render(TRICKY[8])
