@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 
 _TAGS = re.compile(r"<[^>]*>", re.S)
 _BLOCK_TAGS = re.compile(
-    r"</?(?:p|div|li|ul|ol|dl|dt|dd|h[1-6]|pre|blockquote|table|tr|td|th|section|br|hr|figure|figcaption)\b[^>]*>",
+    r"</?(?:p|d(?:iv|[ltd])|[uo]l|li|h[1-6r]|pre|blockquote|t(?:able|[rdh])|section|br|fig(?:ure|caption))\b[^>]*>",
     re.I)
+"""p div li ul ol dl dt dd h1-h6 pre blockquote table tr td th section br hr figure figcaption, by first letters: the
+regex engine tries each alternative at every `<`, and most tags (a highlighted block's `<span>`s) fail them all."""
 _CJK = re.compile(
     r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
     r"\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
@@ -32,8 +35,8 @@ def plain_text(fragment: str) -> str:
 def count_words(text: str) -> tuple[int, int]:
     """(latin words, CJK characters) in plain text; punctuation-only tokens are not words."""
     cjk = len(_CJK.findall(text))
-    words = sum(1 for w in _WORD.findall(text) if not _PUNCT_ONLY.match(w))
-    return words, cjk
+    words = _WORD.findall(text)
+    return len(words) - len(list(filter(None, map(_PUNCT_ONLY.match, words)))), cjk
 
 
 def minutes_to_read(words: int, cjk: int) -> int:
@@ -86,10 +89,7 @@ def index_terms(text: str) -> list[str]:
 
 def term_weights(text: str) -> dict[str, int]:
     """Each search term of a text and how often it occurs (at most 7)."""
-    counts: dict[str, int] = {}
-    for term in index_terms(text):
-        counts[term] = counts.get(term, 0) + 1
-    return {term: min(count, 7) for term, count in counts.items()}
+    return {term: min(count, 7) for term, count in Counter(index_terms(text)).items()}
 
 
 def is_cjk(char: str) -> bool:
@@ -100,7 +100,7 @@ def is_cjk(char: str) -> bool:
 def packed_term_weights(text: str) -> str:
     """`term_weights` as one string, `term` + weight digit, space-separated (a page's many small strings would
     cost ~25 KB of memory a page; this costs its length)."""
-    return " ".join(f"{term}{weight}" for term, weight in term_weights(text).items())
+    return " ".join(f"{term}{count if count < 7 else 7}" for term, count in Counter(index_terms(text)).items())
 
 
 def unpack_term_weights(packed: str) -> dict[str, int]:

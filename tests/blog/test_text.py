@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import html as html_module
+import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 
-from sitegen.content.text import count_words, minutes_to_read, truncate_words
+from sitegen.content.text import (
+    count_words,
+    index_terms,
+    minutes_to_read,
+    packed_term_weights,
+    plain_text,
+    term_weights,
+    truncate_words,
+    unpack_term_weights,
+)
 from tests.conftest import build, html
 
 MakeSite = Callable[..., Path]
@@ -110,3 +122,40 @@ def test_dates_formatted_for_the_page_language(make_site: MakeSite) -> None:
     result = build(site)
     assert "2024年3月10日" in html(result, "posts/zh/index.html")
     assert "March 10, 2024" in html(result, "posts/en/index.html")
+
+
+_PIECES = ["ab", "_", "1", " ", "\t", "\n", ".", ",", "!", "-", "'", '"', "(", "*", "<", ">", "/", "&", ";", "你", "好",
+           "。", "，", "\u3000", "Ａ", "é", "e\u0301", "٣", "<p>", "</P>", "<span class=\"k\">", "</span>", "<br/>",
+           "<hr>", "<td>", "<th x>", "<dt>", "<dl>", "<ol>", "<h7>", "<h2 id=a>", "<figure>", "<figcaption>", "<pre>",
+           "<tbody>", "<dfn>", "<tr>", "<DIV class=x>", "<section>", "<sup>", "&amp;", "&lt;", "&#20320;", "x" * 45]
+
+
+def _old_plain_text(fragment: str) -> str:
+    tags = re.compile(r"<[^>]*>", re.S)
+    block = re.compile(r"</?(?:p|div|li|ul|ol|dl|dt|dd|h[1-6]|pre|blockquote|table|tr|td|th|section|br|hr|figure|"
+                       r"figcaption)\b[^>]*>", re.I)
+    end = fragment.rfind(">") + 1
+    return html_module.unescape(tags.sub("", block.sub(" ", fragment[:end])) + fragment[end:])
+
+
+def _old_term_weights(text: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for term in index_terms(text):
+        counts[term] = counts.get(term, 0) + 1
+    return {term: min(count, 7) for term, count in counts.items()}
+
+
+def test_plain_text_words_and_terms_match_their_plain_definitions() -> None:
+    """The faster tag patterns and counting give what the plain definitions give (old code kept here as the
+    reference), on random mixes of tags, entities, punctuation, CJK and long words."""
+    rnd = random.Random(20)
+    texts = ["".join(rnd.choice(_PIECES) for _ in range(rnd.randint(0, 40))) for _ in range(3000)]
+    for text in texts:
+        assert plain_text(text) == _old_plain_text(text), text
+        words = re.findall(r"[^\s\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf"
+                           r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]+", text)
+        assert count_words(text)[0] == sum(1 for w in words if not re.match(r"^\W+$", w)), text
+        weights = _old_term_weights(text)
+        assert term_weights(text) == weights and list(term_weights(text)) == list(weights), text
+        assert packed_term_weights(text) == " ".join(f"{term}{weight}" for term, weight in weights.items()), text
+        assert unpack_term_weights(packed_term_weights(text)) == weights
