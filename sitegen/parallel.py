@@ -13,6 +13,7 @@ import ctypes
 import gc
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -153,13 +154,20 @@ def worker_count(pages: int, jobs: int | None) -> int:
     return max(1, min(wanted, pages // MIN_PAGES_PER_WORKER))
 
 
-def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None) -> list[Any]:
+def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None,
+             group: Callable[[Item], str] | None = None) -> list[Any]:
     """`task` over chunks of `items`, in forked workers when there are enough items; results concatenated
-    in an order that depends on the number of workers, so results must carry their own keys."""
+    in an order that depends on the number of workers, so results must carry their own keys. Items of one
+    `group` key go to one chunk where they can (each worker process keeps its own memos: highlighted code)."""
     workers = worker_count(len(items), jobs)
     if workers <= 1:
         return task(items)
-    chunks = [items[i::workers * 4] for i in range(workers * 4)]
+    if group is None:
+        chunks = [items[i::workers * 4] for i in range(workers * 4)]
+    else:
+        ordered = sorted(items, key=group)
+        size = -(-len(ordered) // (workers * 4))
+        chunks = [ordered[i:i + size] for i in range(0, len(ordered), size)]
     # Everything alive now is shared read-only with the workers: keep the collector off it (fewer
     # copy-on-write pages, shorter collections).
     gc.freeze()
@@ -183,4 +191,17 @@ def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, 
         return [(s, *render_one(tree, renderer, resolver, dialect, s, site_params, summary=summaries))
                 for s in chunk]
 
-    return {source: (rendered, links) for source, rendered, links in fork_map(task, sources, jobs)}
+    def code_of(source: str) -> str:
+        return fenced_code(tree.pages[source].body)
+
+    return {source: (rendered, links) for source, rendered, links in fork_map(task, sources, jobs, code_of)}
+
+
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
+
+
+def fenced_code(body: str) -> str:
+    """The fenced code blocks of a Markdown text, roughly (what lies between fence lines), to send pages that show
+    the same code to the same worker: it highlights the code once, where two workers would each highlight it."""
+    return "".join(_FENCE.split(body)[1::2]) if "```" in body or "~~~" in body else ""
+

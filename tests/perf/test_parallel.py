@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
 from sitegen.build import BuildOptions, build_site
 from sitegen.errors import SitegenError
+from sitegen.parallel import fenced_code, fork_map
 
 MakeSite = Callable[..., Path]
 
@@ -44,3 +45,24 @@ def test_word_counts_and_reading_times_do_not_depend_on_workers(make_site: MakeS
     assert parallel.state is not None
     view = parallel.state.view("posts/p042.md")
     assert view is not None and view.word_count == 8 and view.reading_time == 1  # Words 42 and 42, 中文, x 2
+
+
+def _chunks_seen(chunk: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+    return [(item, tuple(chunk)) for item in chunk]
+
+
+def test_items_of_one_group_share_chunks_so_a_worker_memo_serves_them() -> None:
+    items = list(range(240))
+    out = fork_map(_chunks_seen, items, 2, group=lambda i: f"{i % 5}")
+    assert sorted(item for item, _ in out) == items
+    chunks = {chunk for _, chunk in out}
+    # 5 groups of 48 in chunks of 30: each group in at most 3 chunks (not in all 8, as dealt round-robin).
+    assert max(sum(1 for chunk in chunks if any(i % 5 == key for i in chunk)) for key in range(5)) <= 3
+    assert sorted(fork_map(_chunks_seen, items, 1, group=str)) == sorted((i, tuple(items)) for i in items)
+
+
+def test_fenced_code_is_what_pages_are_grouped_by() -> None:
+    body = "Intro\n\n```python {linenos=true}\nx = 1\n```\n\nMiddle\n\n  ~~~\ny\n  ~~~\nEnd\n"
+    code = fenced_code(body)
+    assert "x = 1" in code and "y" in code and "Intro" not in code and "Middle" not in code and "End" not in code
+    assert fenced_code("No code ``here``.") == "" and fenced_code("") == ""
