@@ -543,7 +543,7 @@ def _image_warnings(state: SiteState, images: ImageCatalog, assets: set[str]) ->
 
 def _render_summary(renderer: MarkdownRenderer, text: str, rendered: str | None = None) -> bytes:
     """A front-matter summary's HTML (`rendered`: what the render workers made of this very text)."""
-    return (renderer.render(text).html if rendered is None else rendered).encode()
+    return (renderer.render_summary(text) if rendered is None else rendered).encode()
 
 
 def _copy_static(sources: Sources) -> tuple[dict[str, bytes], dict[str, str]]:

@@ -101,7 +101,7 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
     rendered.terms = packed_term_weights(search_text(rendered.plain))  # and the search index's share of the work
     rendered.warnings = tuple(notes)
     if summary and page.summary is not None:  # here, on every core, rather than one by one in the build process
-        rendered.front_summary = renderer.render(page.summary).html
+        rendered.front_summary = renderer.render_summary(page.summary)
     return rendered, tuple(sorted(seen.items()))
 
 

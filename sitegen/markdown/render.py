@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import unescapeAll
+from markdown_it.common.utils import escapeHtml, unescapeAll
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
@@ -147,6 +147,13 @@ class MarkdownRenderer:
         result.html = html
         return result
 
+    def render_summary(self, text: str) -> str:
+        """A front-matter summary's HTML, `render(text).html`: without parsing when the text is one line of words
+        and punctuation that no Markdown rule reads (most summaries), where that is the line in a paragraph."""
+        if _plain_line(text):
+            return f"<p>{escapeHtml(text)}</p>\n"
+        return self.render(text).html
+
     def _walk(self, tokens: list[Token], ctx: RenderContext, result: Rendered) -> None:
         """Give headings stable unique ids, collect the toc, rewrite and record links."""
         used = _raw_html_ids(tokens)
@@ -185,6 +192,22 @@ class MarkdownRenderer:
                 token.attrSet(attr, new)
                 href = new
         result.links.append(Link(href, line, kind))
+
+
+_PLAIN_LINE = re.compile(r"[^\W\d_](?:[^\s\x00-\x1f\x7f*_~`\[\]\\<>&$@{}|^]| )*+(?<! )")
+"""A line that is one paragraph of plain text: it starts with a letter (no list, heading, quote, code, table, HTML,
+math or attribute block starts so), holds no line break, tab or other whitespace than single-line spaces (which
+a paragraph would trim at its ends), and none of the characters inline rules start at (`:`, and `w` for `www.`,
+are checked apart)."""
+_AUTOLINK_STARTS = ("www.", "http:", "https:", "mailto:", "xmpp:")
+
+
+def _plain_line(text: str) -> bool:
+    """Whether Markdown renders `text` as `<p>` + the text, HTML-escaped, + `</p>` (see `_PLAIN_LINE`)."""
+    if _PLAIN_LINE.fullmatch(text) is None:
+        return False
+    lowered = text.lower()
+    return not any(start in lowered for start in _AUTOLINK_STARTS)
 
 
 _VOID_TAGS = frozenset("area base br col embed hr img input link meta source track wbr".split())

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 from sitegen.config import MarkdownSettings
 from sitegen.markdown import MarkdownRenderer, RenderContext
+from sitegen.markdown.render import _plain_line
 
 MD = MarkdownRenderer()
 
@@ -126,3 +128,25 @@ def test_text_stops_only_where_www_can_start_with_the_same_output() -> None:
     for text in TRICKY:
         assert MD.render(text).html == every_w.render(text).html, text
     assert '<a href="http://www.example.com">www.example.com</a>' in render(TRICKY[8])
+
+
+def test_plain_summaries_skip_the_parse_with_the_same_html() -> None:
+    """`render_summary` writes a line of plain words itself: exactly what the full render makes of it, on tricky
+    lines and on random mixes of every ASCII character and some others."""
+    assert _plain_line("A simple cache spends most of its time in the type system!")
+    assert _plain_line("对于小规模输入，读书会依赖于一个下午的调试！")
+    assert _plain_line("Why: it's \"fast\" (mostly) -- 2% + 3 = 5#")
+    for text in [*TRICKY, "1. one", "# Title", "- item", "> quote", "A\n===", "Ab\n: def", "a  b", "a ", " a",
+                 "a\u3000", "www.example.com", "see www.x.com", "see HTTP://x.com", "mail: a@b.c", "x\\", "a\tb",
+                 "A <!--more--> b", "A [^1] b", "A ^[x] b", "A $x$ b", "A \\(x\\) b", "A {.c} b", "A | b", "A ~~b~~",
+                 "A &copy;", "A !x", "A ![i](x.png)"]:
+        assert MD.render_summary(text) == MD.render(text).html, text
+    rnd = random.Random(1)
+    pieces = [*map(chr, range(32, 127)), " ", " ", "\t", "\n", "é", "中", "，", "\u3000", "\u00a0", "\u200b", "www.",
+              "http:", "Mailto:", "ab", "cd"]
+    fast = 0
+    for _ in range(4000):
+        text = rnd.choice("aZé中") + "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 12)))
+        fast += _plain_line(text)
+        assert MD.render_summary(text) == MD.render(text).html, text
+    assert fast > 200  # the fast path was tried on many of them
