@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -119,6 +120,8 @@ class MarkdownRenderer:
         md.add_render_rule("fence", lambda _renderer, tokens, idx, options, env: self._render_fence(
             tokens, idx, options, env))
         md.validateLink = lambda url: not url.strip().lower().startswith(("javascript:", "vbscript:"))  # type: ignore
+        # A pure function of the URL (a parse and an encode, ~10 us): a site links to the same URLs again and again.
+        md.normalizeLink = functools.lru_cache(maxsize=65_536)(md.normalizeLink)  # type: ignore[method-assign]
         self.md = md
 
     def _render_fence(self, tokens: list[Token], idx: int, options: Any, env: Any) -> str:

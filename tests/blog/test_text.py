@@ -14,6 +14,7 @@ from sitegen.content.text import (
     minutes_to_read,
     packed_term_weights,
     plain_text,
+    search_text,
     term_weights,
     truncate_words,
     unpack_term_weights,
@@ -159,3 +160,15 @@ def test_plain_text_words_and_terms_match_their_plain_definitions() -> None:
         assert term_weights(text) == weights and list(term_weights(text)) == list(weights), text
         assert packed_term_weights(text) == " ".join(f"{term}{weight}" for term, weight in weights.items()), text
         assert unpack_term_weights(packed_term_weights(text)) == weights
+
+
+def test_collapsed_text_without_math_is_its_own_search_text() -> None:
+    """The render workers skip `search_text` on a page's plain text (whitespace collapsed) when it has no math."""
+    rnd = random.Random(7)
+    pieces = [*_PIECES, "\\(x\\)", "\\[", "\u2003", "\u00a0"]
+    for _ in range(2000):
+        text = " ".join("".join(rnd.choice(pieces) for _ in range(12)).split())
+        if "\\(" not in text and "\\[" not in text:
+            assert search_text(text) == text, text
+        else:
+            assert search_text(search_text(text)) == search_text(text)

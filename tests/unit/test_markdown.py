@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+from markdown_it.common.normalize_url import normalizeLink
+
 from sitegen.config import MarkdownSettings
 from sitegen.markdown import MarkdownRenderer, RenderContext
 from sitegen.markdown.render import _plain_line
@@ -150,3 +152,11 @@ def test_plain_summaries_skip_the_parse_with_the_same_html() -> None:
         fast += _plain_line(text)
         assert MD.render_summary(text) == MD.render(text).html, text
     assert fast > 200  # the fast path was tried on many of them
+
+
+def test_link_normalization_is_memoized_with_the_same_urls() -> None:
+    urls = ["https://例子.com/a b?q=1#x", "/posts/x/", "../a%20b.md", "mailto:Me@Example.COM", "HTTP://X.com/%zz",
+            "https://example.com/a b"]
+    for url in urls * 2:
+        assert MD.md.normalizeLink(url) == normalizeLink(url)
+    assert MD.md.normalizeLink.cache_info().hits >= len(urls)  # type: ignore[attr-defined]
