@@ -205,10 +205,16 @@ class PageView:
     @property
     def content(self) -> Markup:
         """The page body as HTML, its images sized and given responsive copies (sitegen.images)."""
-        html = self.rendered.html
-        if self._state.images.images:
-            html = rewrite_images(html, self.path, self._state.images, self._state.config.base_path)
-        return Markup(html)
+        rendered = self.rendered  # (records the read)
+        catalog = self._state.images
+        made = self.__dict__.get("_content")
+        # Made once per page and image catalog (the default theme reads it three times a page).
+        if made is None or made[0] is not catalog or made[1] is not rendered:
+            html = rendered.html
+            if catalog.images:
+                html = rewrite_images(html, self.path, catalog, self._state.config.base_path)
+            made = self.__dict__["_content"] = (catalog, rendered, Markup(html))
+        return made[2]
 
     def _touch(self) -> None:
         """Record that the page being rendered read this page's content."""
@@ -672,3 +678,49 @@ def _under_base(html: Markup, base: str) -> Markup:
 
 _VIEW_NAMES = frozenset(dir(PageView)) | {"source", "_state", "_page"}
 """Names PageView defines itself: its own properties, methods and cached properties win over Page's fields."""
+
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None), Markup, dt.date, dt.datetime})
+_KEY_ITEMS = 64
+"""How many values (list items, mapping entries) a variable's key may hold: larger ones are not keyed."""
+
+
+def context_key(value: Any) -> Any:
+    """A template variable's value as a key equal to another render's when the value is the same, for reusing an
+    included template's text (`sitegen.templates.Fragments`); None when it cannot be keyed.
+
+    Pages and terms are keyed by name (their metadata is in the site-wide key of the output, their content in
+    the reads each fragment records), the site by its kind; scalars, lists and mappings of these by value."""
+    kind = type(value)
+    if kind is PageView:
+        return ("page", value.source)
+    if kind in _SCALARS:
+        return (kind.__name__, value)
+    if kind is SiteView:
+        return ("site",)
+    return _container_key(value, [_KEY_ITEMS])
+
+
+def _container_key(value: Any, budget: list[int]) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind.__name__, value)
+    if kind is PageView:
+        return ("page", value.source)
+    if kind is SiteView:
+        return ("site",)
+    if kind is TermView:
+        return ("term", value.taxonomy, value.slug)
+    if kind is list or kind is tuple:
+        keys = tuple(_container_key(v, budget) for v in value)
+        return None if None in keys else (kind.__name__, keys)
+    if kind is dict or kind is Params:
+        pairs = tuple((k, _container_key(v, budget)) for k, v in value.items())
+        if any(type(k) is not str or v is None for k, v in pairs):
+            return None
+        return (kind.__name__, pairs)
+    return None
