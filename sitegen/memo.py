@@ -219,7 +219,9 @@ class BuildMemo:
 
     def language(self, key: str) -> BuildMemo:
         """The memo of one more language of the site (made on first use)."""
-        return self.languages.setdefault(key, BuildMemo(fragments=self.fragments))
+        memo = self.languages.setdefault(key, BuildMemo())
+        memo.fragments = self.fragments  # (a memo read from the build cache is given it after it is read)
+        return memo
 
     def begin(self, config_key: str) -> None:
         """Start a build: forget everything when the configuration changed."""

@@ -155,6 +155,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     failed: set[str] = set()
     # One shared record per distinct set of templates (every post has the same): memory, and checks, once.
     records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+    contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for item in pending:
         if item.source in failed:
             continue
@@ -184,20 +185,20 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         templates = tuple((name, env.keys(name)) for name in sorted(loaded))
         templates = records.setdefault(templates, templates)
         memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates,
-                          tuple(_shared(f, records) for f in fragments))
+                          tuple(_shared(f, records, contexts) for f in fragments))
         files[item.path] = body
     raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))
     return files
 
 
-def _shared(fragment: Fragment, records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]
-            ) -> Fragment:
-    """The fragment with its record of templates shared with every other that has the same (memory: the same
-    partial of 10,000 posts loads the same templates)."""
+def _shared(fragment: Fragment, records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]],
+            contexts: dict[tuple[Any, ...], tuple[Any, ...]]) -> Fragment:
+    """The fragment with its record of templates, and its variables' key, shared with every other that has the
+    same (memory: the same partial of 10,000 posts loads the same templates; a page's includes are mostly given
+    the same variables)."""
     templates = records.setdefault(fragment.templates, fragment.templates)
-    if templates is fragment.templates:
-        return fragment
-    return Fragment(fragment.name, fragment.context, fragment.start, fragment.end, templates, fragment.reads)
+    context = contexts.setdefault(fragment.context, fragment.context)
+    return Fragment(fragment.name, context, fragment.start, fragment.end, templates, fragment.reads)
 
 
 @dataclass(frozen=True)

@@ -191,7 +191,7 @@ class PageView:
     def __repr__(self) -> str:
         return f"<PageView {self.source}>"
 
-    @property
+    @cached_property
     def kind(self) -> str:
         """`home`, `section` or `page`."""
         return self._page.kind
@@ -304,29 +304,31 @@ class PageView:
             return self._page.math
         return self.rendered.has_math  # math the renderer found ($$, \(, $): no `math: true` needed
 
-    @property
+    # What follows is fixed for the build (the plan never changes; a quick rebuild makes new views): kept on the
+    # view, since templates read it many times a page and from every list that shows the page.
+    @cached_property
     def path(self) -> str:
         """Site path without the base path (`/posts/x/`)."""
         return self._state.tree.urls[self.source]
 
-    @property
+    @cached_property
     def url(self) -> str:
         """Site-relative URL with the base path."""
         return self._state.urls.url(self.path)
 
-    @property
+    @cached_property
     def permalink(self) -> str:
         """Absolute URL."""
         return self._state.urls.absurl(self.path)
 
-    @property
+    @cached_property
     def section(self) -> str:
         """Section key (`posts`), `""` for top-level pages."""
         if self._page.kind == "page":
             return self._state.tree.section_of.get(self.source, "")
         return posixpath.dirname(self.source)
 
-    @property
+    @cached_property
     def lang(self) -> str:
         """The page's language, else the site's."""
         return self._page.lang or self._state.config.language
@@ -550,11 +552,11 @@ class TermView:
     def path(self) -> str:
         return self.term.url
 
-    @property
+    @cached_property
     def url(self) -> str:
         return self._state.urls.url(self.term.url)
 
-    @property
+    @cached_property
     def permalink(self) -> str:
         return self._state.urls.absurl(self.term.url)
 
