@@ -48,8 +48,8 @@ def main() -> int:
         layout.parent.mkdir(exist_ok=True)
         layout.write_text(with_marker(single, "bench-start"), encoding="utf-8")
         options = BuildOptions(source=site, jobs=args.jobs, defer_search=True)
-        memo = BuildMemo(fragments=True)  # as `sitegen serve` keeps it (sitegen.serve.session)
-        memo.fragments = not args.no_fragments
+        memo = BuildMemo()
+        memo.fragments = not args.no_fragments  # as `sitegen serve` keeps it (sitegen.serve.session)
         started = time.perf_counter()
         result = build_site(options, memo)
         prepare_quick_rebuilds(result, memo)
