@@ -16,7 +16,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any, NamedTuple
@@ -160,7 +160,9 @@ class OutputEntry:
     layout and its candidates, what it extends, includes and imports."""
     fragments: tuple[Fragment, ...] = ()
     """The included templates' texts in its file, for the next render of the unit to reuse (recorded only when
-    `BuildMemo.fragments` is on)."""
+    `BuildMemo.fragments` is on)..."""
+    spans: Sequence[int] = ()
+    """... each one's start and end in the decoded file, one after the other (an `array`: no object each)."""
 
 
 class Fragment(NamedTuple):
@@ -172,9 +174,6 @@ class Fragment(NamedTuple):
     """The included template."""
     context: tuple[Any, ...]
     """The variables it was given, as a key (`sitegen.views.context_key`)."""
-    start: int
-    end: int
-    """Where its text is in the unit's output (a `str` slice of the decoded file)."""
     templates: tuple[tuple[str, str], ...]
     """(name, `template_key`) of every template its render loaded or looked for, itself included."""
     reads: tuple[tuple[str, str], ...]
@@ -267,13 +266,13 @@ class BuildMemo:
 
     def store_output(self, unit: str, key: str, deps: tuple[tuple[str, str], ...],
                      files: dict[str, bytes], page: str = "", templates: tuple[tuple[str, str], ...] = (),
-                     fragments: tuple[Fragment, ...] = ()) -> None:
+                     fragments: tuple[Fragment, ...] = (), spans: Sequence[int] = ()) -> None:
         """Remember an output unit's files, what they depend on (pages' content, templates), the page they
         belong to and the included templates' texts in them."""
         self.used_outputs.add(unit)
         self.dirty = True
         self.rendered.append(unit)
-        self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates, fragments)
+        self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates, fragments, spans)
         if self._readers is not None:
             for dep, _ in deps:
                 self._readers.setdefault(dep, set()).add(unit)

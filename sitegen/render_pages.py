@@ -149,7 +149,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     # Included templates' texts are recorded by the dev server's quick rebuilds only: a full build would pay for
     # recording every page (a quarter of its template time) for edits that may never come.
     reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments and only is not None else None
-    done = {unit: (body, reads, loaded, fragments) for unit, body, reads, loaded, fragments in fork_map(
+    done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in fork_map(
         functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs)}
     errors: list[SitegenError] = []
     failed: set[str] = set()
@@ -159,9 +159,9 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     for item in pending:
         if item.source in failed:
             continue
-        fragments: tuple[Fragment, ...] = ()
+        found: tuple[tuple[Fragment | int, ...], Sequence[int]] = ((), ())
         if item.unit in done:
-            body, reads, loaded, fragments = done[item.unit]
+            body, reads, loaded, found = done[item.unit]
         else:  # it failed in a worker: render it here again, where its error is caught and reported
             state.reads, env.loaded = set(), set()
             try:
@@ -184,8 +184,9 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         deps = tuple(sorted((s, body_digest(s) or "") for s in reads | {item.source}))
         templates = tuple((name, env.keys(name)) for name in sorted(loaded))
         templates = records.setdefault(templates, templates)
-        memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates,
-                          tuple(_shared(f, records, contexts) for f in fragments))
+        was = item.previous.fragments if item.previous is not None else ()
+        fragments = tuple(was[f] if isinstance(f, int) else _shared(f, records, contexts) for f in found[0])
+        memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates, fragments, found[1])
         files[item.path] = body
     raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))
     return files
@@ -198,7 +199,7 @@ def _shared(fragment: Fragment, records: dict[tuple[tuple[str, str], ...], tuple
     the same variables)."""
     templates = records.setdefault(fragment.templates, fragment.templates)
     context = contexts.setdefault(fragment.context, fragment.context)
-    return Fragment(fragment.name, context, fragment.start, fragment.end, templates, fragment.reads)
+    return Fragment(fragment.name, context, templates, fragment.reads)
 
 
 @dataclass(frozen=True)
@@ -323,21 +324,22 @@ class _Unit:
 
 def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit], reuse: _FragmentReuse | None,
                   indexes: Sequence[int]
-                  ) -> list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[Fragment, ...]]]:
+                  ) -> list[tuple[str, bytes, frozenset[str], frozenset[str],
+                                  tuple[tuple[Fragment | int, ...], Sequence[int]]]]:
     """(unit, bytes, pages whose content it read, templates it loaded or looked for, its included templates'
     texts when `reuse` is on) for each unit that renders; failures are left out, for the caller to render
     again and report (errors stay where they are made, not pickled across processes)."""
-    out: list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[Fragment, ...]]] = []
+    out: list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[tuple[Fragment | int, ...], Sequence[int]]]] = []
     for item in (units[i] for i in indexes):
         state.reads, env.loaded = set(), set()
         if reuse is not None:
             previous = item.previous
             env.fragments = Fragments(env, state, context_key, reuse.body_digest,
-                                      previous.fragments if previous else (),
+                                      previous.fragments if previous else (), previous.spans if previous else (),
                                       previous.files.get(item.path) if previous else None, reuse.valid)
         try:
             text = item.render()
-            fragments = env.fragments.finish(text) if env.fragments is not None else ()
+            fragments = env.fragments.finish(text) if env.fragments is not None else ((), ())
             out.append((item.unit, text.encode("utf-8"), frozenset(state.reads), frozenset(env.loaded),
                         fragments))
         except Exception:  # noqa: BLE001, S112 - reported by the caller's second render

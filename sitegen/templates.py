@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import array
 import datetime as dt
 import os
 import traceback
 import types
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -213,15 +214,20 @@ class Fragments:
 
     def __init__(self, env: TrackingEnvironment, reads: Any, value_key: ValueKey,
                  body_digest: Callable[[str], str], previous: tuple[Fragment, ...] = (),
-                 previous_file: bytes | None = None, reuse: Callable[[Fragment], bool] | None = None) -> None:
+                 previous_spans: Sequence[int] = (), previous_file: bytes | None = None,
+                 reuse: Callable[[Fragment], bool] | None = None) -> None:
         self.env = env
         self.reads = reads
         """The object whose `reads` set names the pages whose content the render read (the site state)."""
         self.value_key = value_key
         self.body_digest = body_digest
         self.depth = 0
-        self.recorded: list[tuple[Fragment, str]] = []
-        self._previous = {(f.name, f.context): f for f in previous} if previous_file is not None else {}
+        self.recorded: list[tuple[Fragment | int, str]] = []
+        """Each fragment of this render (new, or the index of a reused one among `previous`) and its text."""
+        self._previous_fragments = previous
+        self._previous_spans = previous_spans
+        self._previous = {(f.name, f.context): i for i, f in enumerate(previous)} if previous_file is not None \
+            else {}
         self._previous_file = previous_file
         self._previous_text: str | None = None
         self._reuse = reuse
@@ -249,21 +255,22 @@ class Fragments:
         if key is None or name is None:
             return template.root_render_func(context)
         found = self._previous.get((name, key))
-        if found is not None and self._reuse is not None and self._reuse(found):
+        if found is not None and self._reuse is not None and self._reuse(self._previous_fragments[found]):
             return self._replay(found)
         return self._record(template, name, context, key)
 
-    def _replay(self, fragment: Fragment) -> Iterator[str]:
+    def _replay(self, index: int) -> Iterator[str]:
+        fragment = self._previous_fragments[index]
         if self._previous_text is None:
             assert self._previous_file is not None
             self._previous_text = self._previous_file.decode("utf-8")
-        text = self._previous_text[fragment.start:fragment.end]
+        text = self._previous_text[self._previous_spans[2 * index]:self._previous_spans[2 * index + 1]]
         if self.env.loaded is not None:
             self.env.loaded.update(name for name, _ in fragment.templates)
         if self.reads.reads is not None:
             self.reads.reads.update(source for source, _ in fragment.reads)
         self.reused += 1
-        self.recorded.append((fragment, text))
+        self.recorded.append((index, text))
         yield text
 
     def _record(self, template: jinja2.Template, name: str, context: jinja2.runtime.Context,
@@ -285,14 +292,17 @@ class Fragments:
         # Kept only when it did not change the lists and mappings it was given (a list it appended to).
         if not any(k[0] in _CONTAINERS for _, k in key) or self.context_key(context) == key:
             self.recorded.append((Fragment(
-                name, key, 0, 0, tuple((n, self.env.keys(n)) for n in sorted(loaded)),
+                name, key, tuple((n, self.env.keys(n)) for n in sorted(loaded)),
                 tuple((s, self.body_digest(s)) for s in sorted(reads))), text))
         yield text
 
-    def finish(self, output: str) -> tuple[Fragment, ...]:
-        """The fragments of this render, each with where its text is in the output (in order, as included;
-        one whose text is not there, such as one captured by a `{% set %}` block and changed, is left out)."""
-        out = []
+    def finish(self, output: str) -> tuple[tuple[Fragment | int, ...], array.array[int]]:
+        """The fragments of this render (a reused one as its index among the previous render's: a worker process
+        sends back a number, not the fragment's keys), and where each one's text is in the output, start and end
+        one after the other; in order, as included, and one whose text is not there (captured by a `{% set %}`
+        block and changed) left out."""
+        found: list[Fragment | int] = []
+        spans = array.array("l")
         at = 0
         for fragment, text in self.recorded:
             start = output.find(text, at)
@@ -300,10 +310,11 @@ class Fragments:
                 start = output.find(text)
                 if start < 0:
                     continue
-            end = start + len(text)
-            out.append(Fragment(fragment.name, fragment.context, start, end, fragment.templates, fragment.reads))
-            at = end
-        return tuple(out)
+            at = start + len(text)
+            found.append(fragment)
+            spans.append(start)
+            spans.append(at)
+        return tuple(found), spans
 
 
 class TemplateKeys:
