@@ -22,6 +22,7 @@ from pathlib import Path
 from sitegen.build import BuildOptions, build_site
 from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_templates
 from sitegen.memo import BuildMemo
+from sitegen.parallel import tune_gc_for_builds
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -40,6 +41,7 @@ def main() -> int:
     parser.add_argument("--no-fragments", action="store_true", help="render every include again (as before)")
     parser.add_argument("--check", action="store_true", help="compare the last rebuild with a clean build")
     args = parser.parse_args()
+    tune_gc_for_builds()  # as `sitegen serve` does
     single = (REPO / "themes" / "default" / "layouts" / "single.html").read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"

@@ -186,10 +186,9 @@ class TrackingEnvironment(jinja2.Environment):
                        local_vars: dict[str, Any]) -> Iterator[str]:
         """The text of an included template, given the including template's variables (as Jinja renders it),
         or through `fragments` when a unit is rendered with fragment reuse."""
-        new = template.new_context(context.get_all(), True, local_vars)
         if self.fragments is None:
-            return template.root_render_func(new)
-        return self.fragments.include(template, new)
+            return template.root_render_func(template.new_context(context.get_all(), True, local_vars))
+        return self.fragments.include(template, context.get_all(), local_vars)
 
 
 _CONTAINERS = frozenset({"list", "tuple", "dict", "Params"})
@@ -233,13 +232,21 @@ class Fragments:
         self._reuse = reuse
         self.reused = 0
 
-    def context_key(self, context: jinja2.runtime.Context) -> tuple[Any, ...] | None:
-        """The variables an included template is given, as a key (the environment's globals left out: the same
+    def context_key(self, variables: dict[str, Any], local_vars: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The variables an included template is given (the including template's, and its local ones over
+        them, as `Template.new_context` merges them), as a key (the environment's globals left out: the same
         for every render of a build); None when one cannot be keyed."""
         found = []
         env_globals, value_key = self.env.globals, self.value_key
-        for name, value in context.parent.items():
-            if env_globals.get(name, missing) is value:
+        for name, value in variables.items():
+            if env_globals.get(name, missing) is value or local_vars.get(name, missing) is not missing:
+                continue
+            key = value_key(value)
+            if key is None:
+                return None
+            found.append((name, key))
+        for name, value in local_vars.items():
+            if value is missing or env_globals.get(name, missing) is value:
                 continue
             key = value_key(value)
             if key is None:
@@ -248,16 +255,17 @@ class Fragments:
         found.sort()
         return tuple(found)
 
-    def include(self, template: jinja2.Template, context: jinja2.runtime.Context) -> Iterator[str]:
+    def include(self, template: jinja2.Template, variables: dict[str, Any], local_vars: dict[str, Any]
+                ) -> Iterator[str]:
         """The included template's text: reused, recorded, or (nested in another, or not keyable) rendered."""
         name = template.name
-        key = self.context_key(context) if self.depth == 0 and name is not None else None
-        if key is None or name is None:
-            return template.root_render_func(context)
-        found = self._previous.get((name, key))
-        if found is not None and self._reuse is not None and self._reuse(self._previous_fragments[found]):
-            return self._replay(found)
-        return self._record(template, name, context, key)
+        key = self.context_key(variables, local_vars) if self.depth == 0 and name is not None else None
+        if key is not None and name is not None:
+            found = self._previous.get((name, key))
+            if found is not None and self._reuse is not None and self._reuse(self._previous_fragments[found]):
+                return self._replay(found)
+            return self._record(template, name, variables, local_vars, key)
+        return template.root_render_func(template.new_context(variables, True, local_vars))
 
     def _replay(self, index: int) -> Iterator[str]:
         fragment = self._previous_fragments[index]
@@ -273,8 +281,9 @@ class Fragments:
         self.recorded.append((index, text))
         yield text
 
-    def _record(self, template: jinja2.Template, name: str, context: jinja2.runtime.Context,
+    def _record(self, template: jinja2.Template, name: str, variables: dict[str, Any], local_vars: dict[str, Any],
                 key: tuple[Any, ...]) -> Iterator[str]:
+        context = template.new_context(variables, True, local_vars)
         outer_loaded, outer_reads = self.env.loaded, self.reads.reads
         loaded: set[str] = {name}
         reads: set[str] = set()
@@ -290,7 +299,7 @@ class Fragments:
             if outer_reads is not None:
                 outer_reads.update(reads)
         # Kept only when it did not change the lists and mappings it was given (a list it appended to).
-        if not any(k[0] in _CONTAINERS for _, k in key) or self.context_key(context) == key:
+        if not any(k[0] in _CONTAINERS for _, k in key) or self.context_key(variables, local_vars) == key:
             self.recorded.append((Fragment(
                 name, key, tuple((n, self.env.keys(n)) for n in sorted(loaded)),
                 tuple((s, self.body_digest(s)) for s in sorted(reads))), text))

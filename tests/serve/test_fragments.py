@@ -118,6 +118,14 @@ def test_a_variable_the_edited_layout_gives_an_include_renders_it_again(dev: Dev
     assert "hot</p>" in dev.page("posts/p0/index.html")
 
 
+def test_a_local_variable_given_to_an_include_renders_it_again_when_it_changes(dev: Dev) -> None:
+    local = SINGLE.replace("{% block main %}", "{% block main %}{% set flavour = ' mild' %}")
+    dev.edit("layouts/single.html", local)
+    assert "mild</p>" in dev.page("posts/p0/index.html")
+    dev.edit("layouts/single.html", local.replace("mild", "hot"))
+    assert "hot</p>" in dev.page("posts/p0/index.html")
+
+
 def test_a_page_an_include_read_renders_it_again_when_its_text_changes(counted: Dev) -> None:
     dev = counted
     dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='one'>"))
