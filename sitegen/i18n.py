@@ -193,11 +193,22 @@ class Translator:
         self.default = default
         self.date_format = date_format
         """The site's or language's own format (`date_format:` in the config), over the table's."""
+        self._plain: dict[tuple[str, str], str] = {}
+        """Strings asked for without a count or parameters, by key and language (a theme asks for the same
+        ones on every page)."""
 
     def __call__(self, key: str, count: int | float | None = None, *, lang: str | None = None,
                  **params: Any) -> str:
         """The string `key` in this language (or `lang`): `count` picks the plural form and is `{count}`; other
         keyword arguments fill `{name}` placeholders."""
+        if count is None and not params:
+            found = self._plain.get((key, lang or self.lang))
+            if found is None:
+                found = self._plain[(key, lang or self.lang)] = self._translate(key, None, lang, params)
+            return found
+        return self._translate(key, count, lang, params)
+
+    def _translate(self, key: str, count: int | float | None, lang: str | None, params: dict[str, Any]) -> str:
         entry = self.strings.lookup(lang or self.lang, key, self.default)
         if entry is None:
             raise MissingTranslation(f"no string `{key}` in any translation table (i18n/*.yaml)")

@@ -16,10 +16,10 @@ import datetime as dt
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, NamedTuple
 
 import sitegen
 from sitegen.config import SiteConfig
@@ -158,6 +158,26 @@ class OutputEntry:
     templates: tuple[tuple[str, str], ...] = ()
     """(template name, `template_key` it resolved to) of every template the render loaded or looked for: the
     layout and its candidates, what it extends, includes and imports."""
+    fragments: tuple[Fragment, ...] = ()
+    """The included templates' texts in its file, for the next render of the unit to reuse (recorded only when
+    `BuildMemo.fragments` is on)..."""
+    spans: Sequence[int] = ()
+    """... each one's start and end in the decoded file, one after the other (an `array`: no object each)."""
+
+
+class Fragment(NamedTuple):
+    """What an included template (`{% include %}`, with the including template's variables) rendered as part of
+    an output unit, and what that text was made from: a later render of the unit may reuse it while every one of
+    these still holds (`sitegen.templates.Fragments`)."""
+
+    name: str
+    """The included template."""
+    context: tuple[Any, ...]
+    """The variables it was given, as a key (`sitegen.views.context_key`)."""
+    templates: tuple[tuple[str, str], ...]
+    """(name, `template_key`) of every template its render loaded or looked for, itself included."""
+    reads: tuple[tuple[str, str], ...]
+    """(page source, body digest) of every page whose content its render read."""
 
 
 MemoUse = tuple[frozenset[tuple[str, str]], frozenset[tuple[str, int, str]], frozenset[str]]
@@ -192,10 +212,15 @@ class BuildMemo:
     """What a generator keeps for the next build in this process (the dev server); never in the build cache."""
     languages: dict[str, BuildMemo] = field(default_factory=dict, repr=False)
     """The memo of each other language of a multilingual site (their pages share sources: `about.md`)."""
+    fragments: bool = False
+    """Record what included templates render (`OutputEntry.fragments`), so that a template edit renders again
+    only what changed (the dev server; a one-off build has no later render to reuse them)."""
 
     def language(self, key: str) -> BuildMemo:
         """The memo of one more language of the site (made on first use)."""
-        return self.languages.setdefault(key, BuildMemo())
+        memo = self.languages.setdefault(key, BuildMemo())
+        memo.fragments = self.fragments  # (a memo read from the build cache is given it after it is read)
+        return memo
 
     def begin(self, config_key: str) -> None:
         """Start a build: forget everything when the configuration changed."""
@@ -240,13 +265,14 @@ class BuildMemo:
         return entry.files
 
     def store_output(self, unit: str, key: str, deps: tuple[tuple[str, str], ...],
-                     files: dict[str, bytes], page: str = "", templates: tuple[tuple[str, str], ...] = ()) -> None:
-        """Remember an output unit's files, what they depend on (pages' content, templates) and the page they
-        belong to."""
+                     files: dict[str, bytes], page: str = "", templates: tuple[tuple[str, str], ...] = (),
+                     fragments: tuple[Fragment, ...] = (), spans: Sequence[int] = ()) -> None:
+        """Remember an output unit's files, what they depend on (pages' content, templates), the page they
+        belong to and the included templates' texts in them."""
         self.used_outputs.add(unit)
         self.dirty = True
         self.rendered.append(unit)
-        self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates)
+        self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates, fragments, spans)
         if self._readers is not None:
             for dep, _ in deps:
                 self._readers.setdefault(dep, set()).add(unit)
@@ -279,6 +305,7 @@ class BuildMemo:
         self.__dict__.setdefault("_readers", None)
         self.__dict__.setdefault("languages", {})
         self.__dict__.setdefault("rendered", [])
+        self.__dict__.setdefault("fragments", False)
 
     def blob(self, key: str, make: Callable[[], bytes]) -> bytes:
         """An expensive derived file, made once per distinct input."""

@@ -19,11 +19,12 @@ from sitegen.content.urls import output_path_for
 from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
 from sitegen.i18n import Strings, Translator
 from sitegen.markdown import MarkdownRenderer
-from sitegen.memo import BuildMemo, digest, files_key
+from sitegen.memo import BuildMemo, Fragment, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
 from sitegen.parallel import fork_map, worker_count
 from sitegen.redirects import redirect_page
 from sitegen.templates import (
+    Fragments,
     MemoBytecodeCache,
     MissingTemplate,
     TemplateKeys,
@@ -32,7 +33,7 @@ from sitegen.templates import (
     select_template,
     template_error,
 )
-from sitegen.views import PageView, SiteState, SiteView
+from sitegen.views import PageView, SiteState, SiteView, context_key
 
 PAGINATED = frozenset({"section", "term"})
 
@@ -118,6 +119,11 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     def body_digest(source: str) -> str | None:
         return state.body_key(source) if source in state.tree.pages else None
 
+    def previous(unit: str) -> OutputEntry | None:
+        """The unit's last render, whose included templates' texts this one may reuse (`Fragments`)."""
+        entry = memo.outputs.get(unit) if memo.fragments and only is not None else None
+        return entry if entry is not None and entry.key == key and entry.fragments else None
+
     site = SiteView(state)
     files: dict[str, bytes] = {}
     # Each output file is a unit: cached with the pages whose content it read (a post's edit
@@ -130,27 +136,32 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         for unit, path, render in _units(env, site, view, state, page_context.get(source, {}), only):
             if only is not None:
                 if unit in only:
-                    pending.append(_Unit(source, unit, path, render))
+                    pending.append(_Unit(source, unit, path, render, previous(unit)))
                 continue
             cached = memo.cached_output(unit, key, body_digest, env.keys.unchanged)
             if cached is not None:
                 files.update(cached)
             else:
-                pending.append(_Unit(source, unit, path, render))
+                pending.append(_Unit(source, unit, path, render, previous(unit)))
     if worker_count(len(pending), jobs) > 1:
         _compile_templates(env)  # once here, not once in every worker
     # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
-    done = {unit: (body, reads, loaded) for unit, body, reads, loaded in fork_map(
-        functools.partial(_render_units, state, env, pending), range(len(pending)), jobs)}
+    # Included templates' texts are recorded by the dev server's quick rebuilds only: a full build would pay for
+    # recording every page (a quarter of its template time) for edits that may never come.
+    reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments and only is not None else None
+    done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in fork_map(
+        functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs)}
     errors: list[SitegenError] = []
     failed: set[str] = set()
     # One shared record per distinct set of templates (every post has the same): memory, and checks, once.
     records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+    contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for item in pending:
         if item.source in failed:
             continue
+        found: tuple[tuple[Fragment | int, ...], Sequence[int]] = ((), ())
         if item.unit in done:
-            body, reads, loaded = done[item.unit]
+            body, reads, loaded, found = done[item.unit]
         else:  # it failed in a worker: render it here again, where its error is caught and reported
             state.reads, env.loaded = set(), set()
             try:
@@ -173,10 +184,36 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         deps = tuple(sorted((s, body_digest(s) or "") for s in reads | {item.source}))
         templates = tuple((name, env.keys(name)) for name in sorted(loaded))
         templates = records.setdefault(templates, templates)
-        memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates)
+        was = item.previous.fragments if item.previous is not None else ()
+        fragments = tuple(was[f] if isinstance(f, int) else _shared(f, records, contexts) for f in found[0])
+        memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates, fragments, found[1])
         files[item.path] = body
     raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))
     return files
+
+
+def _shared(fragment: Fragment, records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]],
+            contexts: dict[tuple[Any, ...], tuple[Any, ...]]) -> Fragment:
+    """The fragment with its record of templates, and its variables' key, shared with every other that has the
+    same (memory: the same partial of 10,000 posts loads the same templates; a page's includes are mostly given
+    the same variables)."""
+    templates = records.setdefault(fragment.templates, fragment.templates)
+    context = contexts.setdefault(fragment.context, fragment.context)
+    return Fragment(fragment.name, context, templates, fragment.reads)
+
+
+@dataclass(frozen=True)
+class _FragmentReuse:
+    """What rendering with fragment reuse needs besides the unit: the environment (whose keys say whether a
+    template changed) and the body digests of pages (whether a page's content changed)."""
+
+    env: TrackingEnvironment
+    body_digest: Callable[[str], str]
+
+    def valid(self, fragment: Fragment) -> bool:
+        """Whether a recorded fragment's text is what rendering it now would give."""
+        return self.env.keys.unchanged(fragment.templates) and all(
+            self.body_digest(source) == was for source, was in fragment.reads)
 
 
 _NAMED_PAGES = 5
@@ -281,22 +318,34 @@ class _Unit:
     """Its memo key: the page source, or `source#N` for page N of a list."""
     path: str
     render: Callable[[], str]
+    previous: OutputEntry | None = None
+    """Its last render, when included templates' texts may be reused from it."""
 
 
-def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit], indexes: Sequence[int]
-                  ) -> list[tuple[str, bytes, frozenset[str], frozenset[str]]]:
-    """(unit, bytes, pages whose content it read, templates it loaded or looked for) for each unit that
-    renders; failures are left out, for the caller to render again and report (errors stay where they are
-    made, not pickled across processes)."""
-    out: list[tuple[str, bytes, frozenset[str], frozenset[str]]] = []
+def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit], reuse: _FragmentReuse | None,
+                  indexes: Sequence[int]
+                  ) -> list[tuple[str, bytes, frozenset[str], frozenset[str],
+                                  tuple[tuple[Fragment | int, ...], Sequence[int]]]]:
+    """(unit, bytes, pages whose content it read, templates it loaded or looked for, its included templates'
+    texts when `reuse` is on) for each unit that renders; failures are left out, for the caller to render
+    again and report (errors stay where they are made, not pickled across processes)."""
+    out: list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[tuple[Fragment | int, ...], Sequence[int]]]] = []
     for item in (units[i] for i in indexes):
         state.reads, env.loaded = set(), set()
+        if reuse is not None:
+            previous = item.previous
+            env.fragments = Fragments(env, state, context_key, reuse.body_digest,
+                                      previous.fragments if previous else (), previous.spans if previous else (),
+                                      previous.files.get(item.path) if previous else None, reuse.valid)
         try:
-            out.append((item.unit, item.render().encode("utf-8"), frozenset(state.reads), frozenset(env.loaded)))
+            text = item.render()
+            fragments = env.fragments.finish(text) if env.fragments is not None else ((), ())
+            out.append((item.unit, text.encode("utf-8"), frozenset(state.reads), frozenset(env.loaded),
+                        fragments))
         except Exception:  # noqa: BLE001, S112 - reported by the caller's second render
             continue
         finally:
-            state.reads, env.loaded = None, None
+            state.reads, env.loaded, env.fragments = None, None, None
     return out
 
 

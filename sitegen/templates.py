@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import array
 import datetime as dt
 import os
 import traceback
-from collections.abc import Callable, Iterable
+import types
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import jinja2.bccache
+import jinja2.compiler
+import jinja2.nodes
+import jinja2.utils
+from jinja2.runtime import missing
 from markupsafe import Markup
 
 import sitegen
@@ -19,7 +25,7 @@ from sitegen.confine import ALLOW_HINT
 from sitegen.content.urls import UrlHelper
 from sitegen.errors import TemplateError
 from sitegen.i18n import Strings, Translator
-from sitegen.memo import BuildMemo, template_key
+from sitegen.memo import BuildMemo, Fragment, template_key
 
 _ZH_MONTHS = "一二三四五六七八九十"
 
@@ -78,6 +84,77 @@ class ConfinedLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
+    """Jinja's code generator, but an `{% include %}` with the including template's variables (the default)
+    renders through `environment.render_include`, where a render may reuse the text it made last time."""
+
+    def visit_Include(self, node: jinja2.nodes.Include, frame: jinja2.compiler.Frame) -> None:
+        """Jinja 3.1's own (sync) include, with `render_include` in place of `template.root_render_func`."""
+        if not node.with_context or self.environment.is_async:
+            super().visit_Include(node, frame)
+            return
+        if node.ignore_missing:
+            self.writeline("try:")
+            self.indent()
+        func_name = "get_or_select_template"
+        if isinstance(node.template, jinja2.nodes.Const):
+            if isinstance(node.template.value, str):
+                func_name = "get_template"
+            elif isinstance(node.template.value, tuple | list):
+                func_name = "select_template"
+        elif isinstance(node.template, jinja2.nodes.Tuple | jinja2.nodes.List):
+            func_name = "select_template"
+        self.writeline(f"template = environment.{func_name}(", node)
+        self.visit(node.template, frame)
+        self.write(f", {self.name!r})")
+        if node.ignore_missing:
+            self.outdent()
+            self.writeline("except TemplateNotFound:")
+            self.indent()
+            self.writeline("pass")
+            self.outdent()
+            self.writeline("else:")
+            self.indent()
+        self.writeline(f"gen = environment.render_include(template, context, {self.dump_local_context(frame)})")
+        self.writeline("try:")
+        self.indent()
+        self.writeline("for event in gen:")
+        self.indent()
+        self.simple_write("event", frame)
+        self.outdent()
+        self.outdent()
+        self.writeline("finally: gen.close()")
+        if node.ignore_missing:
+            self.outdent()
+
+
+class _Context(jinja2.runtime.Context):
+    """Jinja's context, with a quicker way to call a plain function or method from a template (`url(...)`,
+    `i18n(...)`: a hundred calls a page); anything else is called the way Jinja calls it."""
+
+    @jinja2.utils.internalcode
+    def call(__self, __obj: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's names
+        kind = type(__obj)
+        if kind is not types.FunctionType and kind is not types.MethodType:
+            return super().call(__obj, *args, **kwargs)
+        pass_arg = getattr(__obj, "jinja_pass_arg", None)
+        if pass_arg is None:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        elif pass_arg is jinja2.utils._PassArg.context and not kwargs.get("_loop_vars") \
+                and not kwargs.get("_block_vars"):
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            args = (__self, *args)
+        else:
+            return super().call(__obj, *args, **kwargs)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined("value was undefined because a callable raised a StopIteration "
+                                                "exception")
+
+
 class TrackingEnvironment(jinja2.Environment):
     """An environment that can name every template a render loaded or looked for.
 
@@ -87,8 +164,13 @@ class TrackingEnvironment(jinja2.Environment):
     file would provide matters as much as the file that was used).
     """
 
+    code_generator_class = IncludeCodeGenerator
+    context_class = _Context
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
+        self.fragments: Fragments | None = None
+        """While one output unit renders with fragment reuse on: its included templates' texts."""
         self.loaded: set[str] | None = None
         self.keys = TemplateKeys(self)
         """What each name resolved to, taken before the template is first loaded (an edit made in between
@@ -99,6 +181,149 @@ class TrackingEnvironment(jinja2.Environment):
             self.loaded.add(name)
         self.keys(name)
         return super()._load_template(name, globals)
+
+    def render_include(self, template: jinja2.Template, context: jinja2.runtime.Context,
+                       local_vars: dict[str, Any]) -> Iterator[str]:
+        """The text of an included template, given the including template's variables (as Jinja renders it),
+        or through `fragments` when a unit is rendered with fragment reuse."""
+        if self.fragments is None:
+            return template.root_render_func(template.new_context(context.get_all(), True, local_vars))
+        return self.fragments.include(template, context.get_all(), local_vars)
+
+
+_CONTAINERS = frozenset({"list", "tuple", "dict", "Params"})
+"""The first item of a `ValueKey` that holds other values' keys."""
+
+ValueKey = Callable[[Any], tuple[Any, ...] | None]
+"""A template variable's value as a key that equals another render's when the value is the same (None: no key,
+the include is rendered every time)."""
+
+
+class Fragments:
+    """Included templates' texts in one render of an output unit: each one is reused from the unit's previous
+    render while it holds (the same template, given the same variables, every template it loaded resolving to
+    the same file and text, every page whose content it read unchanged), else rendered and recorded.
+
+    Safe because a template's text is made only from what it is given and what it reads, all of which are
+    checked: the unit's site-wide key covers the rest (config, data, every page's metadata, translations), as it
+    does for the whole unit. Only outermost includes are recorded; one whose variables cannot be keyed (macros,
+    a loop, a paginator) is always rendered. A recorded text is kept as where it is in the unit's output
+    (`finish`), not as a copy: the memo holds the output already.
+    """
+
+    def __init__(self, env: TrackingEnvironment, reads: Any, value_key: ValueKey,
+                 body_digest: Callable[[str], str], previous: tuple[Fragment, ...] = (),
+                 previous_spans: Sequence[int] = (), previous_file: bytes | None = None,
+                 reuse: Callable[[Fragment], bool] | None = None) -> None:
+        self.env = env
+        self.reads = reads
+        """The object whose `reads` set names the pages whose content the render read (the site state)."""
+        self.value_key = value_key
+        self.body_digest = body_digest
+        self.depth = 0
+        self.recorded: list[tuple[Fragment | int, str]] = []
+        """Each fragment of this render (new, or the index of a reused one among `previous`) and its text."""
+        self._previous_fragments = previous
+        self._previous_spans = previous_spans
+        self._previous = {(f.name, f.context): i for i, f in enumerate(previous)} if previous_file is not None \
+            else {}
+        self._previous_file = previous_file
+        self._previous_text: str | None = None
+        self._reuse = reuse
+        self.reused = 0
+
+    def context_key(self, variables: dict[str, Any], local_vars: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The variables an included template is given (the including template's, and its local ones over
+        them, as `Template.new_context` merges them), as a key (the environment's globals left out: the same
+        for every render of a build); None when one cannot be keyed."""
+        found = []
+        env_globals, value_key = self.env.globals, self.value_key
+        for name, value in variables.items():
+            if env_globals.get(name, missing) is value or local_vars.get(name, missing) is not missing:
+                continue
+            key = value_key(value)
+            if key is None:
+                return None
+            found.append((name, key))
+        for name, value in local_vars.items():
+            if value is missing or env_globals.get(name, missing) is value:
+                continue
+            key = value_key(value)
+            if key is None:
+                return None
+            found.append((name, key))
+        found.sort()
+        return tuple(found)
+
+    def include(self, template: jinja2.Template, variables: dict[str, Any], local_vars: dict[str, Any]
+                ) -> Iterator[str]:
+        """The included template's text: reused, recorded, or (nested in another, or not keyable) rendered."""
+        name = template.name
+        key = self.context_key(variables, local_vars) if self.depth == 0 and name is not None else None
+        if key is not None and name is not None:
+            found = self._previous.get((name, key))
+            if found is not None and self._reuse is not None and self._reuse(self._previous_fragments[found]):
+                return self._replay(found)
+            return self._record(template, name, variables, local_vars, key)
+        return template.root_render_func(template.new_context(variables, True, local_vars))
+
+    def _replay(self, index: int) -> Iterator[str]:
+        fragment = self._previous_fragments[index]
+        if self._previous_text is None:
+            assert self._previous_file is not None
+            self._previous_text = self._previous_file.decode("utf-8")
+        text = self._previous_text[self._previous_spans[2 * index]:self._previous_spans[2 * index + 1]]
+        if self.env.loaded is not None:
+            self.env.loaded.update(name for name, _ in fragment.templates)
+        if self.reads.reads is not None:
+            self.reads.reads.update(source for source, _ in fragment.reads)
+        self.reused += 1
+        self.recorded.append((index, text))
+        yield text
+
+    def _record(self, template: jinja2.Template, name: str, variables: dict[str, Any], local_vars: dict[str, Any],
+                key: tuple[Any, ...]) -> Iterator[str]:
+        context = template.new_context(variables, True, local_vars)
+        outer_loaded, outer_reads = self.env.loaded, self.reads.reads
+        loaded: set[str] = {name}
+        reads: set[str] = set()
+        self.env.loaded, self.reads.reads = loaded, reads
+        self.depth += 1
+        try:
+            text = self.env.concat(template.root_render_func(context))  # type: ignore[attr-defined]
+        finally:
+            self.depth -= 1
+            self.env.loaded, self.reads.reads = outer_loaded, outer_reads
+            if outer_loaded is not None:
+                outer_loaded.update(loaded)
+            if outer_reads is not None:
+                outer_reads.update(reads)
+        # Kept only when it did not change the lists and mappings it was given (a list it appended to).
+        if not any(k[0] in _CONTAINERS for _, k in key) or self.context_key(variables, local_vars) == key:
+            self.recorded.append((Fragment(
+                name, key, tuple((n, self.env.keys(n)) for n in sorted(loaded)),
+                tuple((s, self.body_digest(s)) for s in sorted(reads))), text))
+        yield text
+
+    def finish(self, output: str) -> tuple[tuple[Fragment | int, ...], array.array[int]]:
+        """The fragments of this render (a reused one as its index among the previous render's: a worker process
+        sends back a number, not the fragment's keys), and where each one's text is in the output, start and end
+        one after the other; in order, as included, and one whose text is not there (captured by a `{% set %}`
+        block and changed) left out."""
+        found: list[Fragment | int] = []
+        spans = array.array("l")
+        at = 0
+        for fragment, text in self.recorded:
+            start = output.find(text, at)
+            if start < 0:
+                start = output.find(text)
+                if start < 0:
+                    continue
+            at = start + len(text)
+            found.append(fragment)
+            spans.append(start)
+            spans.append(at)
+        return tuple(found), spans
 
 
 class TemplateKeys:
@@ -178,6 +403,7 @@ def make_environment(search_path: list[Path], config: SiteConfig,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,
+        cache_size=-1,  # a dict, not an LRU cache behind a lock: a page looks its ~20 templates up on every render
         bytecode_cache=bytecode_cache,
         extensions=["jinja2.ext.loopcontrols"],
     )

@@ -191,7 +191,7 @@ class PageView:
     def __repr__(self) -> str:
         return f"<PageView {self.source}>"
 
-    @property
+    @cached_property
     def kind(self) -> str:
         """`home`, `section` or `page`."""
         return self._page.kind
@@ -205,10 +205,16 @@ class PageView:
     @property
     def content(self) -> Markup:
         """The page body as HTML, its images sized and given responsive copies (sitegen.images)."""
-        html = self.rendered.html
-        if self._state.images.images:
-            html = rewrite_images(html, self.path, self._state.images, self._state.config.base_path)
-        return Markup(html)
+        rendered = self.rendered  # (records the read)
+        catalog = self._state.images
+        made = self.__dict__.get("_content")
+        # Made once per page and image catalog (the default theme reads it three times a page).
+        if made is None or made[0] is not catalog or made[1] is not rendered:
+            html = rendered.html
+            if catalog.images:
+                html = rewrite_images(html, self.path, catalog, self._state.config.base_path)
+            made = self.__dict__["_content"] = (catalog, rendered, Markup(html))
+        return made[2]
 
     def _touch(self) -> None:
         """Record that the page being rendered read this page's content."""
@@ -298,29 +304,31 @@ class PageView:
             return self._page.math
         return self.rendered.has_math  # math the renderer found ($$, \(, $): no `math: true` needed
 
-    @property
+    # What follows is fixed for the build (the plan never changes; a quick rebuild makes new views): kept on the
+    # view, since templates read it many times a page and from every list that shows the page.
+    @cached_property
     def path(self) -> str:
         """Site path without the base path (`/posts/x/`)."""
         return self._state.tree.urls[self.source]
 
-    @property
+    @cached_property
     def url(self) -> str:
         """Site-relative URL with the base path."""
         return self._state.urls.url(self.path)
 
-    @property
+    @cached_property
     def permalink(self) -> str:
         """Absolute URL."""
         return self._state.urls.absurl(self.path)
 
-    @property
+    @cached_property
     def section(self) -> str:
         """Section key (`posts`), `""` for top-level pages."""
         if self._page.kind == "page":
             return self._state.tree.section_of.get(self.source, "")
         return posixpath.dirname(self.source)
 
-    @property
+    @cached_property
     def lang(self) -> str:
         """The page's language, else the site's."""
         return self._page.lang or self._state.config.language
@@ -544,11 +552,11 @@ class TermView:
     def path(self) -> str:
         return self.term.url
 
-    @property
+    @cached_property
     def url(self) -> str:
         return self._state.urls.url(self.term.url)
 
-    @property
+    @cached_property
     def permalink(self) -> str:
         return self._state.urls.absurl(self.term.url)
 
@@ -672,3 +680,49 @@ def _under_base(html: Markup, base: str) -> Markup:
 
 _VIEW_NAMES = frozenset(dir(PageView)) | {"source", "_state", "_page"}
 """Names PageView defines itself: its own properties, methods and cached properties win over Page's fields."""
+
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None), Markup, dt.date, dt.datetime})
+_KEY_ITEMS = 64
+"""How many values (list items, mapping entries) a variable's key may hold: larger ones are not keyed."""
+
+
+def context_key(value: Any) -> Any:
+    """A template variable's value as a key equal to another render's when the value is the same, for reusing an
+    included template's text (`sitegen.templates.Fragments`); None when it cannot be keyed.
+
+    Pages and terms are keyed by name (their metadata is in the site-wide key of the output, their content in
+    the reads each fragment records), the site by its kind; scalars, lists and mappings of these by value."""
+    kind = type(value)
+    if kind is PageView:
+        return ("page", value.source)
+    if kind in _SCALARS:
+        return (kind.__name__, value)
+    if kind is SiteView:
+        return ("site",)
+    return _container_key(value, [_KEY_ITEMS])
+
+
+def _container_key(value: Any, budget: list[int]) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind.__name__, value)
+    if kind is PageView:
+        return ("page", value.source)
+    if kind is SiteView:
+        return ("site",)
+    if kind is TermView:
+        return ("term", value.taxonomy, value.slug)
+    if kind is list or kind is tuple:
+        keys = tuple(_container_key(v, budget) for v in value)
+        return None if None in keys else (kind.__name__, keys)
+    if kind is dict or kind is Params:
+        pairs = tuple((k, _container_key(v, budget)) for k, v in value.items())
+        if any(type(k) is not str or v is None for k, v in pairs):
+            return None
+        return (kind.__name__, pairs)
+    return None

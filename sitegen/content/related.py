@@ -34,10 +34,20 @@ def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str
                 at = members.index(source)
             except ValueError:
                 continue
-            for other in members[max(0, at - WINDOW // 2): at + WINDOW // 2 + 1]:
-                if other != source:
-                    scores[other] += weight
-    return heapq.nsmallest(limit, scores, key=lambda s: (-scores[s], order.get(s, 0), s))
+            window = members[max(0, at - WINDOW // 2): at + WINDOW // 2 + 1]
+            for _ in range(weight):
+                scores.update(window)  # (counted in C; the page itself is taken out below)
+    scores.pop(source, None)
+    if len(scores) > limit:  # only pages scoring at least the limit-th best score can be among the best
+        cutoff, kept = 0, 0
+        for score, count in sorted(Counter(scores.values()).items(), reverse=True):
+            cutoff, kept = score, kept + count
+            if kept >= limit:
+                break
+        candidates = [s for s, score in scores.items() if score >= cutoff]
+    else:
+        candidates = list(scores)
+    return heapq.nsmallest(limit, candidates, key=lambda s: (-scores[s], order.get(s, 0), s))
 
 
 def series_of(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]],

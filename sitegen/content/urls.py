@@ -138,11 +138,21 @@ class UrlHelper:
         self.fallback = fallback or {}
         """Pages of the default language this one does not have: their path -> where they are (`/posts/` ->
         `/posts/`), so that a menu entry or link to an untranslated page reaches the original."""
+        self._made: dict[str, str] = {}
+        """URLs made, by path (templates ask for the same ones on every page: stylesheets, menus, tags)."""
 
     def url(self, path: str) -> str:
         """Site-relative URL including the base path: `/about/` -> `/repo/about/` (percent-encoded); in one
         language of a multilingual site, its pages' paths get the language prefix (`/zh/about/`), and static
         files keep theirs (`/css/main.css`)."""
+        if type(path) is not str:  # (a Markup path comes back as given: not cached with the plain one)
+            return self._url(path)
+        made = self._made.get(path)
+        if made is None:
+            made = self._made[path] = self._url(path)
+        return made
+
+    def _url(self, path: str) -> str:
         if "://" in path or path.startswith(("mailto:", "tel:", "#", "//")):
             return path
         if path.startswith(self.base_path) and self.base_path != "/" and path != "/":

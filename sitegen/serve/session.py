@@ -46,7 +46,7 @@ class ServeSession:
                  say: Callable[[str], None] = print) -> None:
         # The search index is made in the background after each build (`_index_loop`): no edit waits on it.
         self.options = dataclasses.replace(options, defer_search=True)
-        self.memo = BuildMemo()
+        self.memo = BuildMemo(fragments=True)
         self.hub = ReloadHub()
         self.say = say
         self.state = ServerState(Snapshot({}, building=True), self.hub, reload=reload)
@@ -174,6 +174,7 @@ class ServeSession:
         # The cache `sitegen build` leaves makes the first build a warm one (read only: serve writes nothing into
         # the site folder); without one, everything is rendered once, as a cold build does.
         self.memo = load_memo(self.options.source) or self.memo
+        self.memo.fragments = True  # a template edit reuses the included templates' texts it did not change
         self.build_once()
         site = self.options.source
         config, _ = load_site_config(site)

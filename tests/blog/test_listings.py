@@ -93,6 +93,18 @@ def test_related_posts_by_shared_terms(make_site: MakeSite) -> None:
     assert html(build(site), "posts/a/index.html") == "c b "
 
 
+def test_related_posts_best_score_first_then_newest_among_many_ties(make_site: MakeSite) -> None:
+    site = make_site({
+        "content/posts/a.md": "---\ntags: [x]\ncategories: [c]\ndate: 2024-01-01\n---\n",
+        **{f"content/posts/t{i}.md": f"---\ntags: [x]\ndate: 2024-02-0{i}\n---\n" for i in range(1, 9)},
+        "content/posts/old.md": "---\ntags: [x]\ncategories: [c]\ndate: 2023-01-01\n---\n",
+        "content/posts/new.md": "---\ntags: [x]\ncategories: [c]\ndate: 2023-06-01\n---\n",
+        "layouts/single.html": "{% for p in page.related %}{{ p.stem }} {% endfor %}",
+    })
+    # Sharing the category and the tag (3) before the tag alone (1); among equals, newest first.
+    assert html(build(site), "posts/a/index.html") == "new old t8 t7 t6 "
+
+
 def test_series_navigation(make_site: MakeSite) -> None:
     site = make_site({
         "sitegen.yaml": "taxonomies: [categories, tags, series]\n",

@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -72,9 +73,9 @@ def test_editing_one_post_re_renders_only_the_pages_that_show_it(serve: Serve,
     store = memo.store_output
 
     def spy(unit: str, key: str, deps: tuple[tuple[str, str], ...], files: dict[str, bytes], page: str = "",
-            templates: tuple[tuple[str, str], ...] = ()) -> None:
+            templates: tuple[tuple[str, str], ...] = (), *more: Any) -> None:
         rendered.append(unit)
-        store(unit, key, deps, files, page, templates)
+        store(unit, key, deps, files, page, templates, *more)
 
     monkeypatch.setattr(memo, "store_output", spy)
     (run.site / "content/posts/first.md").write_text("---\ntitle: First\ndate: 2024-01-01\n---\nEdited.\n")

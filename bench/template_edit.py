@@ -1,0 +1,81 @@
+"""Time a template edit as `sitegen serve` rebuilds it: the layout of every post (`layouts/single.html`).
+
+Usage: python bench/template_edit.py SITE [--runs 5] [--jobs N] [--check]
+
+SITE is copied to a temporary folder (never changed); `layouts/single.html` there starts as a copy of the default
+theme's. A full build runs first (as `sitegen serve` starts), then each run edits the layout (a marker paragraph
+before `</article>`) and times `rebuild_edited_templates`, the dev server's quick path for template edits. Prints
+each run's milliseconds and the median. With `--check`, the last rebuild's files are compared byte for byte with
+a clean build of the edited site.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sitegen.build import BuildOptions, build_site
+from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_templates
+from sitegen.memo import BuildMemo
+from sitegen.parallel import tune_gc_for_builds
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def with_marker(template: str, marker: str) -> str:
+    """The template with a paragraph holding `marker` just before its `</article>`."""
+    head, sep, tail = template.rpartition("</article>")
+    return f'{head}<p class="bench-marker">{marker}</p>\n{sep}{tail}'
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site", type=Path)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--no-fragments", action="store_true", help="render every include again (as before)")
+    parser.add_argument("--check", action="store_true", help="compare the last rebuild with a clean build")
+    args = parser.parse_args()
+    tune_gc_for_builds()  # as `sitegen serve` does
+    single = (REPO / "themes" / "default" / "layouts" / "single.html").read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        shutil.copytree(args.site, site, ignore=shutil.ignore_patterns("public", ".sitegen-cache"))
+        layout = site / "layouts" / "single.html"
+        layout.parent.mkdir(exist_ok=True)
+        layout.write_text(with_marker(single, "bench-start"), encoding="utf-8")
+        options = BuildOptions(source=site, jobs=args.jobs, defer_search=True)
+        memo = BuildMemo()
+        memo.fragments = not args.no_fragments  # as `sitegen serve` keeps it (sitegen.serve.session)
+        started = time.perf_counter()
+        result = build_site(options, memo)
+        prepare_quick_rebuilds(result, memo)
+        print(f"full build: {time.perf_counter() - started:.2f} s, {len(result.files)} files")
+        times = []
+        for run in range(args.runs):
+            layout.write_text(with_marker(single, f"bench-{run}"), encoding="utf-8")
+            started = time.perf_counter()
+            quick = rebuild_edited_templates(result, {layout}, memo)
+            elapsed = time.perf_counter() - started
+            if quick is None:
+                print("the template edit was not a quick rebuild", file=sys.stderr)
+                return 1
+            times.append(elapsed * 1000)
+            print(f"run {run + 1}: {elapsed * 1000:.0f} ms, {len(quick.rendered or [])} files rendered")
+            result = quick
+        print(f"median: {statistics.median(times):.0f} ms over {len(times)} runs")
+        if args.check:
+            clean = build_site(options, BuildMemo()).files
+            differ = sorted(k for k in clean.keys() | result.files.keys() if clean.get(k) != result.files.get(k))
+            print("same files as a clean build" if not differ else f"{len(differ)} files differ: {differ[:5]}")
+            return 1 if differ else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

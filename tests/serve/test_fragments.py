@@ -1,0 +1,144 @@
+"""Under the dev server, a template edit reuses what the included templates it did not change rendered last time
+(`sitegen.templates.Fragments`): the head and header partials are not rendered again when only the post layout
+changes, and every edit that changes what an include renders (the partial itself, a template it includes, a
+variable it is given, a page it reads) renders it again. Every result equals a clean build, byte for byte."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sitegen.build import BuildOptions, build_site
+from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_pages, rebuild_edited_templates
+from sitegen.memo import BuildMemo
+from sitegen.result import BuildResult
+from sitegen.views import SiteView
+from tests.conftest import MINIMAL_LAYOUTS
+
+NOW = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
+SINGLE = ("{% extends 'base.html' %}{% block main %}<h1>{{ page.title }}</h1>{% include 'partials/meta.html' %}"
+          "{{ page.content }}{% endblock %}")
+SITE = {
+    **MINIMAL_LAYOUTS,
+    **{f"content/posts/p{i}.md": f"---\ntitle: Post {i}\ndate: 2024-01-0{i + 1}\n---\nText {i}.\n" for i in range(3)},
+    "content/about.md": "---\ntitle: About\n---\nAbout us.\n",
+    "layouts/base.html": "<html><head>{% include 'partials/head.html' %}</head><body>"
+                         "{% include 'partials/header.html' %}{% block main %}{% endblock %}</body></html>\n",
+    "layouts/single.html": SINGLE,
+    # The head reads another page's content: its text depends on about.md's body.
+    "layouts/partials/head.html": "<title>{{ page.title }}</title><meta name=\"about\" "
+                                  "content=\"{{ site.get_page('about.md').plain | trim }}\">",
+    "layouts/partials/header.html": "<header>{% include 'partials/nav.html' %}</header>",
+    "layouts/partials/nav.html": "<nav>{{ site.title }}</nav>",
+    "layouts/partials/meta.html": "<p class=\"meta\">{{ page.date | isodate }}{{ flavour | default('') }}</p>",
+}
+POSTS = {f"posts/p{i}/index.html" for i in range(3)}
+
+
+class Dev:
+    """A site built as `sitegen serve` builds it (the memo records included templates' texts), then edited."""
+
+    def __init__(self, site: Path) -> None:
+        self.site = site
+        self.options = BuildOptions(source=site, now=NOW, defer_search=True)
+        self.memo = BuildMemo(fragments=True)
+        self.lookups: list[str] = []
+        """Every `site.get_page` call (the head partial makes one per render), when counted (`page_lookups`)."""
+        self.quick_lookups: list[str] = []
+        """Those of the last quick rebuild."""
+        self.result = build_site(self.options, self.memo)
+        prepare_quick_rebuilds(self.result, self.memo)
+
+    def edit(self, rel: str, text: str) -> BuildResult:
+        """Write a file and rebuild it the dev server's quick way; the result must equal a clean build."""
+        path = self.site / rel
+        path.write_text(text, encoding="utf-8")
+        quick = (rebuild_edited_pages(self.result, {path}, self.memo) if rel.startswith("content/")
+                 else rebuild_edited_templates(self.result, {path}, self.memo))
+        assert quick is not None, "not a quick rebuild"
+        self.quick_lookups = list(self.lookups)
+        self.result = quick
+        clean = build_site(self.options, BuildMemo()).files
+        self.lookups.clear()
+        assert {k for k in clean.keys() | quick.files.keys() if clean.get(k) != quick.files.get(k)} == set()
+        return quick
+
+    def page(self, path: str) -> str:
+        return self.result.files[path].decode()
+
+
+@pytest.fixture
+def dev(make_site: Callable[..., Path]) -> Dev:
+    return Dev(make_site(SITE))
+
+
+@pytest.fixture
+def counted(dev: Dev, monkeypatch: pytest.MonkeyPatch) -> Dev:
+    """The site, counting `site.get_page` calls (`Dev.quick_lookups`)."""
+    original = SiteView.get_page
+
+    def get_page(self: SiteView, source: str) -> object:
+        dev.lookups.append(source)
+        return original(self, source)
+
+    monkeypatch.setattr(SiteView, "get_page", get_page)
+    return dev
+
+
+def test_a_post_layout_edit_reuses_the_head_and_header_it_did_not_change(counted: Dev) -> None:
+    dev = counted
+    dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='one'>"))  # the first edit records them
+    assert dev.quick_lookups == ["about.md"] * 3
+    result = dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='two'>"))
+    assert set(result.rendered or []) == POSTS
+    assert dev.quick_lookups == []  # the posts' head partial (which looks about.md up) was not rendered again
+    assert "<h1 class='two'>" in dev.page("posts/p1/index.html")
+    assert '<meta name="about" content="About us.">' in dev.page("posts/p1/index.html")
+
+
+def test_editing_an_included_partial_renders_it_again(dev: Dev) -> None:
+    dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='one'>"))
+    dev.edit("layouts/partials/head.html", SITE["layouts/partials/head.html"] + "<meta name=\"new-head\">")
+    assert all('<meta name="new-head">' in dev.page(p) for p in POSTS)
+
+
+def test_editing_a_template_an_include_includes_renders_the_include_again(dev: Dev) -> None:
+    dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='one'>"))
+    dev.edit("layouts/partials/nav.html", "<nav class=\"new-nav\">{{ site.title }}</nav>")
+    assert all('<nav class="new-nav">' in dev.page(p) for p in [*POSTS, "about/index.html"])
+
+
+def test_a_variable_the_edited_layout_gives_an_include_renders_it_again(dev: Dev) -> None:
+    dev.edit("layouts/single.html", "{% set flavour = ' mild' %}" + SINGLE)
+    assert "mild</p>" in dev.page("posts/p0/index.html")
+    dev.edit("layouts/single.html", "{% set flavour = ' hot' %}" + SINGLE)
+    assert "hot</p>" in dev.page("posts/p0/index.html")
+
+
+def test_a_local_variable_given_to_an_include_renders_it_again_when_it_changes(dev: Dev) -> None:
+    local = SINGLE.replace("{% block main %}", "{% block main %}{% set flavour = ' mild' %}")
+    dev.edit("layouts/single.html", local)
+    assert "mild</p>" in dev.page("posts/p0/index.html")
+    dev.edit("layouts/single.html", local.replace("mild", "hot"))
+    assert "hot</p>" in dev.page("posts/p0/index.html")
+
+
+def test_a_page_an_include_read_renders_it_again_when_its_text_changes(counted: Dev) -> None:
+    dev = counted
+    dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='one'>"))
+    dev.edit("content/about.md", "---\ntitle: About\n---\nAbout them.\n")
+    assert len(dev.quick_lookups) >= 3  # the heads that read about.md were rendered again
+    assert all('<meta name="about" content="About them.">' in dev.page(p) for p in POSTS)
+    dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='two'>"))
+    assert all('<meta name="about" content="About them.">' in dev.page(p) for p in POSTS)
+
+
+def test_an_include_captured_and_changed_by_the_layout_is_not_reused_wrongly(dev: Dev) -> None:
+    captured = ("{% extends 'base.html' %}{% block main %}{% set meta %}{% include 'partials/meta.html' %}{% endset %}"
+                "{{ meta | upper }}{{ page.content }}{% endblock %}")
+    dev.edit("layouts/single.html", captured)
+    dev.edit("layouts/single.html", captured.replace("{{ meta | upper }}", "{{ meta }}"))
+    assert '<p class="meta">2024-01-02' in dev.page("posts/p1/index.html")
