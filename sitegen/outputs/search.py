@@ -305,5 +305,9 @@ def _split(terms: list[str], encoded: dict[str, str], length: int, shards: dict[
         _split(longer, encoded, len(key) + 1, shards)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+"""What json.dumps makes with these options, without making an encoder per call (once per page and shard)."""
+
+
 def _dump(value: object) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return _ENCODER.encode(value).encode("utf-8")
