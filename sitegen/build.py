@@ -16,7 +16,7 @@ import functools
 import pickle
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,7 +44,7 @@ from sitegen.memo import BuildMemo, config_key, digest, key_of, site_inputs_key,
 from sitegen.multilingual import cvs_of, link_plans, merge_files, relabel_language, root_files
 from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
-from sitegen.parallel import render_many, with_params
+from sitegen.parallel import map_in_two, render_many, with_params
 from sitegen.plan import SitePlan, plan_site, source_label
 from sitegen.render_pages import PageRendering, render_pages, template_keys, template_syntax_errors
 from sitegen.result import BuildResult, RebuildBasis
@@ -168,7 +168,7 @@ def _gather_and_render(options: BuildOptions, memo: BuildMemo, labels: dict[str,
     labels.update(sources.labels)
     warnings.extend(_skipped_note(sources, config, dialect.name))
     pages, data, cvs, publications, gather_errors = _parse_sources(sources, config, dialect, site_dir, memo,
-                                                                                   warnings)
+                                                                                   warnings, options.jobs)
     gather_errors[:0] = theme_errors
     pending.extend(template_syntax_errors(site_dir, themes, config, memo))
     pages = apply_git_lastmod(pages, site_dir, config.enable_git_info)
@@ -413,17 +413,50 @@ def _apply_overrides(config: SiteConfig, options: BuildOptions) -> SiteConfig:
     return config
 
 
+PARSE_IN_TWO = 2000
+"""From this many pages on, a cold build parses them on two cores (`map_in_two`): below, a fork costs more than
+it saves."""
+
+
+def _parse_pages(texts: list[tuple[str, str]], config: SiteConfig, dialect: Dialect, jobs: int | None
+                 ) -> dict[str, Page]:
+    """The pages that parse without error, by source, parsed on two cores when there are many."""
+
+    def task(chunk: Sequence[tuple[str, str]]) -> list[tuple[str, Page | None]]:
+        out: list[tuple[str, Page | None]] = []
+        for rel, text in chunk:
+            try:
+                out.append((rel, parse_page(rel, text, config, dialect)))
+            except SitegenError:
+                out.append((rel, None))
+        return out
+
+    return {rel: page for rel, page in map_in_two(task, texts, jobs, PARSE_IN_TWO) if page is not None}
+
+
 def _parse_sources(sources: Sources, config: SiteConfig, dialect: Dialect, site_dir: Path, memo: BuildMemo,
-                   warnings: list[Diagnostic]
+                   warnings: list[Diagnostic], jobs: int | None = None
                    ) -> tuple[list[Page], dict[str, object], list[CVSource], list[Publication], list[SitegenError]]:
     """Parse every page, data file, CV and BibTeX file, collecting all errors of the phase (returned, so that
     planning what did parse can add its own)."""
     errors: list[SitegenError] = list(sources.errors)
     pages: list[Page] = []
+    texts: list[str | SitegenError] = []
     for source in sources.pages:
         try:
-            text = read_text(source, "content")
-            pages.append(memo.page(source.rel, text, lambda: parse_page(source.rel, text, config, dialect)))  # noqa: B023
+            texts.append(read_text(source, "content"))
+        except SitegenError as exc:
+            texts.append(exc)
+    # A cold build of a large site parses its pages on two cores; a page that fails is parsed again below, here,
+    # for its error. The memo's pages are reused as they are.
+    parsed = {} if memo.pages else _parse_pages(
+        [(s.rel, t) for s, t in zip(sources.pages, texts, strict=True) if isinstance(t, str)], config, dialect, jobs)
+    for source, text in zip(sources.pages, texts, strict=True):
+        try:
+            if isinstance(text, SitegenError):
+                raise text
+            pages.append(memo.page(source.rel, text, lambda: parsed[source.rel] if source.rel in parsed  # noqa: B023
+                                   else parse_page(source.rel, text, config, dialect)))  # noqa: B023
         except SitegenError as exc:
             errors.append(_in_content(exc, source))
     data = load_data(sources.data, errors)

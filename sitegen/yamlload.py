@@ -10,6 +10,7 @@ alias bomb is rejected instead of exhausting memory downstream.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from typing import Any, TypeVar
 
 import yaml
@@ -88,9 +89,58 @@ def load_yaml(text: str) -> Any:
     Raises InputLimitError (a ValueError, with a position) for nesting too deep to parse safely.
     """
     check_input(text, "yaml")
-    data = yaml.load(text, Loader=Yaml12Loader)  # noqa: S506 - Yaml12Loader is a SafeLoader
+    loader = Yaml12Loader(text)  # what yaml.load does, with a shorter way from the node tree to the value
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        try:
+            return _construct_plain(loader, node, set(), 0)  # no alias: nothing for check_size to count
+        except _NotPlain:
+            data = loader.construct_document(node)
+    finally:
+        loader.dispose()
     check_size(data)
     return data
+
+
+class _NotPlain(Exception):
+    """The document uses more of YAML than `_construct_plain` builds (PyYAML's constructor builds it)."""
+
+
+_PLAIN_SCALARS = frozenset(f"tag:yaml.org,2002:{name}" for name in ("str", "null", "bool", "int", "float", "timestamp"))
+_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_SPECIAL_KEYS = frozenset({"tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"})
+
+
+def _construct_plain(loader: yaml.SafeLoader, node: yaml.Node, seen: set[int], depth: int) -> Any:
+    """The value PyYAML's constructor makes of a tree of plain mappings, sequences and scalars, in a third of its
+    time (front matter is parsed for every page of a site); `_NotPlain` for anything else: aliases, merge keys,
+    explicit tags, unhashable keys, nesting deeper than check_size allows. Scalars go through the very
+    constructors the loader has registered, so each value is the same."""
+    if depth > 200:
+        raise _NotPlain
+    kind = type(node)
+    if kind is yaml.ScalarNode:
+        if node.tag not in _PLAIN_SCALARS:
+            raise _NotPlain
+        return loader.yaml_constructors[node.tag](loader, node)
+    if id(node) in seen:  # an alias: the same object again, as PyYAML makes it (and check_size counts it)
+        raise _NotPlain
+    seen.add(id(node))
+    if kind is yaml.SequenceNode and node.tag == _SEQ:
+        return [_construct_plain(loader, child, seen, depth + 1) for child in node.value]
+    if kind is yaml.MappingNode and node.tag == _MAP:
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag in _SPECIAL_KEYS:
+                raise _NotPlain
+            key = _construct_plain(loader, key_node, seen, depth + 1)
+            if not isinstance(key, Hashable):  # PyYAML's error, with its marks
+                raise _NotPlain
+            mapping[key] = _construct_plain(loader, value_node, seen, depth + 1)
+        return mapping
+    raise _NotPlain
 
 
 def check_size(data: Any, limit: int = MAX_NODES) -> None:

@@ -171,11 +171,24 @@ class ServeSession:
         bound = int(self.server.server_address[1])
         if listening is not None:
             listening(host, bound)
+        # Watching starts before the first build: a file saved while it runs (most of a minute on a large site)
+        # is rebuilt once it is served, and starting the watcher is not on the way to the site being served.
+        # A config that cannot be read is the first build's to show; watching then starts after it, as it did.
+        try:
+            watching = self._watch()
+        except SitegenError:
+            watching = False
         # The cache `sitegen build` leaves makes the first build a warm one (read only: serve writes nothing into
         # the site folder); without one, everything is rendered once, as a cold build does.
         self.memo = load_memo(self.options.source) or self.memo
         self.memo.fragments = True  # a template edit reuses the included templates' texts it did not change
         self.build_once()
+        if not watching:
+            self._watch()
+        return host, bound
+
+    def _watch(self) -> bool:
+        """Start watching the site's sources and its themes outside it (changes rebuild, `_on_change`)."""
         site = self.options.source
         config, _ = load_site_config(site)
         themes = theme_dirs(site, config.theme)
@@ -183,7 +196,7 @@ class ServeSession:
         watch_paths = [site, *[t for t in themes if not t.is_relative_to(site.resolve())]]
         watch_in_thread(watch_paths, SourceFilter(site, ignore, in_place=not config.layout.content_dir),
                         self._on_change, self.stop_event)
-        return host, bound
+        return True
 
     def _index_loop(self) -> None:
         """Index the latest build for search, after it is served; a newer build while indexing wins."""

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from sitegen import writer
 from sitegen.build import BuildOptions, build_site
 from sitegen.cli import main
 from sitegen.errors import OutputError
@@ -523,6 +524,28 @@ def test_staged_files_changed_or_left_out_later_are_published_as_the_build_ends(
     assert published == final
     assert not (site / "public/gone").exists()
     assert [p.name for p in site.iterdir()] == ["public"]
+
+
+def test_the_manifest_of_a_staged_build_is_the_manifest_of_an_unstaged_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writing copy digests the files it wrote; the build process digests only the others."""
+    site = tmp_path / "site"
+    site.mkdir()
+    staged = {"index.html": b"home", "a/b/c.html": b"old", "kept.css": b"body {}"}
+    final = {"index.html": staged["index.html"], "a/b/c.html": b"new", "kept.css": staged["kept.css"],
+             "feed.xml": b"<feed/>"}
+    staging = Staging(real_path(site / "public"))
+    staging.put(staged)
+    assert staging.wait()
+    assert staging.digests == {rel: writer.digest(data) for rel, data in staged.items()}
+    digested: list[bytes] = []
+    real_digest = writer.digest
+    monkeypatch.setattr(writer, "digest", lambda data: digested.append(data) or real_digest(data))
+    write_output(final, site / "public", site, staging=staging)
+    assert sorted(digested) == [b"<feed/>", b"new"]  # the two files the writing copy did not write as they are
+    monkeypatch.undo()
+    write_output(final, tmp_path / "unstaged", site)
+    assert (site / "public" / MANIFEST).read_bytes() == (tmp_path / "unstaged" / MANIFEST).read_bytes()
 
 
 def test_staging_is_dropped_when_the_output_appeared_meanwhile_or_the_build_failed(tmp_path: Path) -> None:

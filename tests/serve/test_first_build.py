@@ -4,6 +4,7 @@ from the build cache `sitegen build` leaves."""
 from __future__ import annotations
 
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -96,5 +97,34 @@ def test_serve_starts_from_the_build_cache_without_rendering_pages_again(
         assert {k: v for k, v in served.items() if not k.startswith("searchindex/")} == {
             k: v for k, v in clean.files.items() if not k.startswith("searchindex/")}
         assert sorted(p.relative_to(site) for p in site.rglob("*")) == cache, "the cache is read, never written"
+    finally:
+        session.stop()
+
+
+def test_a_file_saved_during_the_first_build_is_served_after_it(
+        make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make_site(SITE)
+    post = site / "content/posts/first.md"
+    real_build = build_site
+    calls: list[int] = []
+
+    def build_then_edit(options: BuildOptions, memo: BuildMemo | None = None) -> Any:
+        result = real_build(options, memo)
+        if not calls:  # the first build has read the post: it is saved now, before that build is served
+            post.write_text(post.read_text(encoding="utf-8").replace("Original text.", "Saved meanwhile."),
+                            encoding="utf-8")
+        calls.append(1)
+        return result
+
+    monkeypatch.setattr(sitegen.serve.session, "build_site", build_then_edit)
+    session = ServeSession(BuildOptions(source=site), say=lambda _m: None)
+    host, port = session.start("127.0.0.1", 0, auto_port=False)
+    try:
+        deadline = time.monotonic() + 10
+        body = b""
+        while time.monotonic() < deadline and b"Saved meanwhile." not in body:
+            time.sleep(0.05)
+            body = _get(f"http://{host}:{port}/posts/first/")[1]
+        assert b"Saved meanwhile." in body, "the save made during the first build was rebuilt"
     finally:
         session.stop()
