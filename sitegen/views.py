@@ -443,9 +443,17 @@ class PageView:
                         "number": sources.index(self.source) + 1, "total": len(sources)})
         return out
 
-    @cached_property
+    @property
     def talk(self) -> TalkView | None:
-        """When and where a talk page happens (`sitegen.content.talks`), or None for any other page."""
+        """When and where a talk page happens (`sitegen.content.talks`), or None for any other page (reading a
+        talk is recorded as a content dependency: its description and body come from the page's text)."""
+        made = self._talk
+        if made is not None:
+            self._touch()
+        return made
+
+    @cached_property
+    def _talk(self) -> TalkView | None:
         talk = self._state.plan.talks.get(self.source)
         if talk is None:
             return None

@@ -142,3 +142,34 @@ def test_an_include_captured_and_changed_by_the_layout_is_not_reused_wrongly(dev
     dev.edit("layouts/single.html", captured)
     dev.edit("layouts/single.html", captured.replace("{{ meta | upper }}", "{{ meta }}"))
     assert '<p class="meta">2024-01-02' in dev.page("posts/p1/index.html")
+
+
+TALK = ("{% extends 'base.html' %}{% block main %}<h1>{{ page.title }}</h1>{% include 'partials/tj.html' %}"
+        "{% endblock %}")
+TALK_PAGE = "---\ntitle: T\ndate: 2024-05-01\n---\n{}\n"
+
+
+def test_a_talk_partial_renders_again_when_the_talk_text_changes(make_site: Callable[..., Path]) -> None:
+    """`page.talk` is made once per view, and the views outlive a template edit: reading it must still record the
+    page's text as read, or a reused fragment keeps the talk's old description."""
+    dev = Dev(make_site({**SITE, "content/talks/t.md": TALK_PAGE.format("Old abstract."), "layouts/talk.html": TALK,
+                         "layouts/partials/tj.html": "<script>{{ page.talk.jsonld | tojson }}</script>"}))
+    dev.edit("layouts/talk.html", TALK.replace("<h1>", "<h1 class='one'>"))
+    dev.edit("content/talks/t.md", TALK_PAGE.format("New abstract."))
+    assert "New abstract." in dev.page("talks/t/index.html")
+
+
+@pytest.mark.parametrize("fragments", [True, False])
+def test_a_list_of_talks_renders_again_when_a_talk_text_changes(make_site: Callable[..., Path],
+                                                               fragments: bool) -> None:
+    """A page listing talks' bodies depends on them after a template edit too (with or without fragments)."""
+    home = ("{% extends 'base.html' %}{% block main %}{% set n = site.talks.past|length %}{{ n }}"
+            "{% include 'partials/talks.html' %}{% endblock %}")
+    dev = Dev(make_site({**SITE, "content/talks/t.md": TALK_PAGE.format("Old abstract."),
+                         "content/_index.md": "---\ntitle: Home\n---\nhi\n", "layouts/home.html": home,
+                         "layouts/partials/talks.html":
+                             "{% for t in site.talks.past %}<div>{{ t.talk.body }}</div>{% endfor %}"}))
+    dev.memo.fragments = fragments
+    dev.edit("layouts/home.html", home.replace("{{ n }}", "<b>{{ n }}</b>"))
+    dev.edit("content/talks/t.md", TALK_PAGE.format("New abstract."))
+    assert "New abstract." in dev.page("index.html")
