@@ -146,9 +146,9 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     if worker_count(len(pending), jobs) > 1:
         _compile_templates(env)  # once here, not once in every worker
     # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
-    # Included templates' texts are recorded by the dev server's quick rebuilds only: a full build would pay for
-    # recording every page (a quarter of its template time) for edits that may never come.
-    reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments and only is not None else None
+    # Included templates' texts are recorded whenever the dev server renders (its first full build too, so that
+    # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
+    reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments else None
     done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in fork_map(
         functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs)}
     errors: list[SitegenError] = []

@@ -90,13 +90,28 @@ def counted(dev: Dev, monkeypatch: pytest.MonkeyPatch) -> Dev:
 
 def test_a_post_layout_edit_reuses_the_head_and_header_it_did_not_change(counted: Dev) -> None:
     dev = counted
-    dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='one'>"))  # the first edit records them
-    assert dev.quick_lookups == ["about.md"] * 3
+    dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='one'>"))
+    assert dev.quick_lookups == []  # the server's first build recorded them: the first edit reuses them too
     result = dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='two'>"))
     assert set(result.rendered or []) == POSTS
     assert dev.quick_lookups == []  # the posts' head partial (which looks about.md up) was not rendered again
     assert "<h1 class='two'>" in dev.page("posts/p1/index.html")
     assert '<meta name="about" content="About us.">' in dev.page("posts/p1/index.html")
+
+
+def test_the_first_template_edit_after_the_servers_start_reuses_what_its_build_recorded(counted: Dev) -> None:
+    dev = counted
+    result = dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='one'>"))
+    assert set(result.rendered or []) == POSTS
+    assert dev.quick_lookups == []  # no post's head partial rendered again, and the files equal a clean build
+    assert "<h1 class='one'>" in dev.page("posts/p1/index.html")
+    assert '<meta name="about" content="About us.">' in dev.page("posts/p1/index.html")
+
+
+def test_a_one_off_build_records_no_fragments(make_site: Callable[..., Path]) -> None:
+    memo = BuildMemo()
+    build_site(BuildOptions(source=make_site(SITE), now=NOW), memo)
+    assert not any(entry.fragments for entry in memo.outputs.values())
 
 
 def test_editing_an_included_partial_renders_it_again(dev: Dev) -> None:
