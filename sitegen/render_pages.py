@@ -330,6 +330,10 @@ def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit]
     texts when `reuse` is on) for each unit that renders; failures are left out, for the caller to render
     again and report (errors stay where they are made, not pickled across processes)."""
     out: list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[tuple[Fragment | int, ...], Sequence[int]]]] = []
+    # Fragments share equal records here already: the results cross to the parent as one pickle, which then
+    # holds each distinct record once (the same partials of every post), not once per include.
+    records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+    contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for item in (units[i] for i in indexes):
         state.reads, env.loaded = set(), set()
         if reuse is not None:
@@ -339,7 +343,9 @@ def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit]
                                       previous.files.get(item.path) if previous else None, reuse.valid)
         try:
             text = item.render()
-            fragments = env.fragments.finish(text) if env.fragments is not None else ((), ())
+            found, spans = env.fragments.finish(text) if env.fragments is not None else ((), ())
+            fragments: tuple[tuple[Fragment | int, ...], Sequence[int]] = (
+                tuple(f if isinstance(f, int) else _shared(f, records, contexts) for f in found), spans)
             out.append((item.unit, text.encode("utf-8"), frozenset(state.reads), frozenset(env.loaded),
                         fragments))
         except Exception:  # noqa: BLE001, S112 - reported by the caller's second render
