@@ -155,6 +155,11 @@ class _Context(jinja2.runtime.Context):
                                                 "exception")
 
 
+_JINJA_3_1 = jinja2.__version__.startswith("3.1.")
+"""`IncludeCodeGenerator` and `_Context` copy and use Jinja 3.1's internals: with another Jinja, templates render
+through Jinja's own code generator and context (correct, without fragment reuse and the quicker calls)."""
+
+
 class TrackingEnvironment(jinja2.Environment):
     """An environment that can name every template a render loaded or looked for.
 
@@ -164,8 +169,8 @@ class TrackingEnvironment(jinja2.Environment):
     file would provide matters as much as the file that was used).
     """
 
-    code_generator_class = IncludeCodeGenerator
-    context_class = _Context
+    code_generator_class = IncludeCodeGenerator if _JINJA_3_1 else jinja2.compiler.CodeGenerator
+    context_class = _Context if _JINJA_3_1 else jinja2.runtime.Context
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
