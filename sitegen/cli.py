@@ -88,9 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list in (["--version"], ["-V"]):
         print(version_line())  # fast path: no imports beyond the package
         return 0
-    command: list[str] = []
-    code = _run(args_list, command)
-    if argv is None and command and command[0] not in LONG_RUNNING:
+    code, verb = _run(args_list)
+    if argv is None and verb is not None and verb not in LONG_RUNNING:
         exit_now(code)
     return code
 
@@ -114,19 +113,23 @@ def exit_now(code: int) -> None:
     os._exit(code & 0xFF)  # what sys.exit(code) gives the parent, -1 included
 
 
-def _run(args_list: list[str], command: list[str]) -> int:
-    """Parse the flags and run the verb (its name appended to `command`); the exit code."""
-    from sitegen.errors import SitegenError  # here, after the `--version` fast path (~10 ms less start-up)
-
+def _run(args_list: list[str]) -> tuple[int, str | None]:
+    """Parse the flags and run the verb; the exit code, and the verb (None when there was none to run)."""
     parser = make_parser()
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:
-        return int(exc.code or 0)
+        return int(exc.code or 0), None
     if not args.command:
         parser.print_help()
-        return 2
-    command.append(args.command)
+        return 2, None
+    return _run_verb(args), args.command
+
+
+def _run_verb(args: argparse.Namespace) -> int:
+    """Run the verb the flags name; its exit code (errors printed as located messages, never a traceback)."""
+    from sitegen.errors import SitegenError  # here, after the `--version` fast path (~10 ms less start-up)
+
     module = _command_module(args.command)
     _terminate_like_interrupt()
     try:

@@ -100,10 +100,7 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
     body, notes = dialect.expand(page.body, source, page.body_line, context)
     rendered = renderer.render(body, RenderContext(source=source, body_line=page.body_line, resolve_link=recording))
     rendered.plain, rendered.words = plain_words(rendered.html)  # here, on every core, not in templates
-    # And the search index's share of the work; `plain` has its whitespace collapsed, so without math it is the
-    # search text already.
-    math = "\\(" in rendered.plain or "\\[" in rendered.plain
-    rendered.terms = packed_term_weights(search_text(rendered.plain) if math else rendered.plain)
+    rendered.terms = packed_term_weights(search_text(rendered.plain))  # and the search index's share of the work
     rendered.warnings = tuple(notes)
     if summary and page.summary is not None:  # here, on every core, rather than one by one in the build process
         rendered.front_summary = renderer.render_summary(page.summary)

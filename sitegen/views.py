@@ -690,7 +690,6 @@ _VIEW_NAMES = frozenset(dir(PageView)) | {"source", "_state", "_page"}
 """Names PageView defines itself: its own properties, methods and cached properties win over Page's fields."""
 
 
-
 _SCALARS = frozenset({str, int, float, bool, type(None), Markup, dt.date, dt.datetime})
 _KEY_ITEMS = 64
 """How many values (list items, mapping entries) a variable's key may hold: larger ones are not keyed."""

@@ -74,6 +74,10 @@ def digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+_DIGEST_CHARS = len(digest(b""))
+"""How long each `digest` is (the staging writer sends them one after the other)."""
+
+
 def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clean: bool = False,
                  origins: Mapping[str, str] | None = None, staging: Staging | None = None) -> WriteStats:
     """Write `files` into `out_dir` safely (see the module docstring); `origins` names the source of each
@@ -178,7 +182,7 @@ class Staging:
             try:
                 os.close(self._digests_fd)
                 _write_all(self.folder, todo.items())
-                with open(digests_out, "wb") as pipe:  # in the order of `staged`, 32 hex digits each
+                with open(digests_out, "wb") as pipe:  # in the order of `staged`, `_DIGEST_CHARS` each
                     pipe.write("".join(digest(data) for data in todo.values()).encode("ascii"))
                 code = 0
             finally:
@@ -198,8 +202,9 @@ class Staging:
                 return False
             if os.waitstatus_to_exitcode(status) != 0:
                 return False
-            if len(digests) == 32 * len(self.staged):
-                self.digests = {rel: digests[32 * i:32 * i + 32] for i, rel in enumerate(self.staged)}
+            size = _DIGEST_CHARS
+            if len(digests) == size * len(self.staged):
+                self.digests = {rel: digests[size * i:size * i + size] for i, rel in enumerate(self.staged)}
             return True
         return True
 

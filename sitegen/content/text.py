@@ -74,7 +74,9 @@ _MATH = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]", re.S)
 def search_text(text: str) -> str:
     """Plain text as the search index keeps it: whitespace collapsed, math source (`\\(...\\)`, `\\[...\\]`)
     left out."""
-    return " ".join(_MATH.sub(" ", text).split())
+    if "\\(" in text or "\\[" in text:  # (most pages have no math: no need for the pattern's scan)
+        text = _MATH.sub(" ", text)
+    return " ".join(text.split())
 
 
 def index_terms(text: str) -> list[str]:

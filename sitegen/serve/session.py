@@ -175,7 +175,8 @@ class ServeSession:
         # is rebuilt once it is served, and starting the watcher is not on the way to the site being served.
         # A config that cannot be read is the first build's to show; watching then starts after it, as it did.
         try:
-            watching = self._watch()
+            self._watch()
+            watching = True
         except SitegenError:
             watching = False
         # The cache `sitegen build` leaves makes the first build a warm one (read only: serve writes nothing into
@@ -187,7 +188,7 @@ class ServeSession:
             self._watch()
         return host, bound
 
-    def _watch(self) -> bool:
+    def _watch(self) -> None:
         """Start watching the site's sources and its themes outside it (changes rebuild, `_on_change`)."""
         site = self.options.source
         config, _ = load_site_config(site)
@@ -196,7 +197,6 @@ class ServeSession:
         watch_paths = [site, *[t for t in themes if not t.is_relative_to(site.resolve())]]
         watch_in_thread(watch_paths, SourceFilter(site, ignore, in_place=not config.layout.content_dir),
                         self._on_change, self.stop_event)
-        return True
 
     def _index_loop(self) -> None:
         """Index the latest build for search, after it is served; a newer build while indexing wins."""
