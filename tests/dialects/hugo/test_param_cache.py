@@ -5,7 +5,6 @@ value")."""
 
 from __future__ import annotations
 
-import time
 import urllib.request
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from sitegen.memo import BuildMemo
 from sitegen.serve.session import ServeSession
 from tests.conftest import html
 from tests.dialects.hugo.site import HUGO_TOML, hugo_site
+from tests.serve.conftest import Running
 
 FILES = {
     "hugo.toml": HUGO_TOML + '[params]\nemail = "old@example.org"\n',
@@ -59,18 +59,14 @@ def test_the_dev_server_shows_edited_params(tmp_path: Path) -> None:
     host, port = session.start("127.0.0.1", 0, auto_port=False)
     try:
         assert "Write to old@example.org." in _get(f"http://{host}:{port}/about/")
+        running = Running(session, site, f"http://{host}:{port}")
         before = session.builds
         _edit_params(site)
-        deadline = time.monotonic() + 15
-        while session.builds == before and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert session.builds > before, "no rebuild after editing hugo.toml"
+        running.wait_for_build(before, 15)
         assert "Write to new@example.org." in _get(f"http://{host}:{port}/about/")
         before = session.builds
         _edit_front_matter(site)
-        deadline = time.monotonic() + 15
-        while session.builds == before and time.monotonic() < deadline:
-            time.sleep(0.05)
+        running.wait_for_build(before, 15)
         assert "Write to mine@example.org." in _get(f"http://{host}:{port}/own/")
     finally:
         session.stop()
