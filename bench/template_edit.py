@@ -19,18 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from run import REPO, with_marker  # bench/run.py (this folder): the same edit the full benchmark makes
+
 from sitegen.build import BuildOptions, build_site
 from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_templates
 from sitegen.memo import BuildMemo
 from sitegen.parallel import tune_gc_for_builds
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def with_marker(template: str, marker: str) -> str:
-    """The template with a paragraph holding `marker` just before its `</article>`."""
-    head, sep, tail = template.rpartition("</article>")
-    return f'{head}<p class="bench-marker">{marker}</p>\n{sep}{tail}'
 
 
 def main() -> int:
