@@ -163,6 +163,9 @@ class OutputEntry:
     `BuildMemo.fragments` is on)..."""
     spans: Sequence[int] = ()
     """... each one's start and end in the decoded file, one after the other (an `array`: no object each)."""
+    recorded: bool = False
+    """Whether `fragments` were recorded (empty also when the file has no include): by its render, or afterwards
+    by `sitegen.render_pages.FragmentRecorder` (the dev server records them while idle, not in its full builds)."""
 
 
 class Fragment(NamedTuple):
@@ -272,10 +275,16 @@ class BuildMemo:
         self.used_outputs.add(unit)
         self.dirty = True
         self.rendered.append(unit)
-        self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates, fragments, spans)
+        self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates, fragments, spans, self.fragments)
         if self._readers is not None:
             for dep, _ in deps:
                 self._readers.setdefault(dep, set()).add(unit)
+
+    def add_fragments(self, unit: str, entry: OutputEntry, fragments: tuple[Fragment, ...],
+                      spans: Sequence[int]) -> None:
+        """Give a stored unit the included templates' texts of its file, recorded by rendering it again (the entry
+        is replaced, not changed; nothing else about the unit changes)."""
+        self.outputs[unit] = dataclasses.replace(entry, fragments=fragments, spans=spans, recorded=True)
 
     def units_reading(self, sources: set[str]) -> set[str]:
         """Output units whose recorded dependencies include the content of any of these pages."""

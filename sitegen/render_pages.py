@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import dataclasses
 import functools
 import posixpath
@@ -113,8 +114,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     memo = memo or BuildMemo()
     env = _environment(state, how, memo)
     page_context = state.plan.page_context
-    key = digest(how.site_key + files_key([site_dir / "i18n", *(t / "i18n" for t in themes)])
-                 + state.metadata_digest())
+    key = _units_key(state, how)
 
     def body_digest(source: str) -> str | None:
         return state.body_key(source) if source in state.tree.pages else None
@@ -190,6 +190,77 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         files[item.path] = body
     raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))
     return files
+
+
+def _units_key(state: SiteState, how: PageRendering) -> str:
+    """The site-wide key of every output unit's render (`OutputEntry.key`): what a render could read besides
+    pages' content and templates (config, data, translations, every page's metadata)."""
+    return digest(how.site_key + files_key([how.site_dir / "i18n", *(t / "i18n" for t in how.themes)])
+                  + state.metadata_digest())
+
+
+class FragmentRecorder:
+    """Records the included templates' texts (`OutputEntry.fragments`) of the output units a build stored without
+    them, by rendering each again: the dev server's full builds leave this to its idle time (`sitegen serve` is
+    ready sooner), and a memo read from `sitegen build`'s cache gets them too.
+
+    One unit at a time (`record_one`), so that the caller can stop between two for an edit. A unit's texts are
+    kept only when its render now gives the very bytes stored (the texts' places are offsets into that file);
+    otherwise (a template saved and not yet rebuilt) it is marked recorded without any, and a template edit
+    renders it whole, as it renders a unit with no include.
+    """
+
+    def __init__(self, state: SiteState, how: PageRendering, memo: BuildMemo) -> None:
+        self.state, self.memo = state, memo
+        self.env = _environment(state, how, memo)
+        self.key = _units_key(state, how)
+        self.site = SiteView(state)
+        self.reuse = _FragmentReuse(self.env, lambda s: (state.body_key(s) if s in state.tree.pages else None) or "")
+        waiting: dict[str, set[str]] = {}
+        for unit, entry in memo.outputs.items():
+            if not entry.recorded and entry.key == self.key:
+                waiting.setdefault(entry.source, set()).add(unit)
+        self._sources = sorted(waiting.items(), reverse=True)  # popped from the end: in source order
+        self._units: list[_Unit] = []
+        self._records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
+        self._contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    @property
+    def done(self) -> bool:
+        """Whether every unit that was waiting is recorded (or left as it is: changed or gone meanwhile)."""
+        return not self._units and not self._sources
+
+    def record_one(self) -> None:
+        """Record the next unit (a list page's units are listed first, in one step)."""
+        if not self._units:
+            if self._sources:
+                source, units = self._sources.pop()
+                view = self.state.view(source) if source in self.state.tree.pages else None
+                if view is not None:
+                    extra = self.state.plan.page_context.get(source, {})
+                    self._units = [_Unit(source, unit, path, render) for unit, path, render
+                                   in reversed(_units(self.env, self.site, view, self.state, extra, units))
+                                   if unit in units]
+            return
+        item = self._units.pop()
+        entry = self.memo.outputs.get(item.unit)
+        if entry is None or entry.recorded or entry.key != self.key or item.path not in entry.files:
+            return
+        state, env = self.state, self.env
+        state.reads, env.loaded = set(), set()
+        env.fragments = Fragments(env, state, context_key, self.reuse.body_digest)  # nothing to reuse: all recorded
+        try:
+            text = item.render()
+            found, spans = env.fragments.finish(text)
+        except Exception:  # noqa: BLE001 - it rendered when it was stored: a template changed since
+            found, spans, text = (), array.array("l"), None
+        finally:
+            state.reads, env.loaded, env.fragments = None, None, None
+        if text is None or text.encode("utf-8") != entry.files[item.path]:
+            found, spans = (), array.array("l")
+        # (No previous render was given: every fragment is a new one, none an index.)
+        fragments = tuple(_shared(f, self._records, self._contexts) for f in found if not isinstance(f, int))
+        self.memo.add_fragments(item.unit, entry, fragments, spans)
 
 
 def _shared(fragment: Fragment, records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]],

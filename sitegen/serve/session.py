@@ -18,6 +18,7 @@ from sitegen.errors import SitegenError
 from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_pages, rebuild_edited_templates
 from sitegen.memo import BuildMemo
 from sitegen.outputs.search import Indexer
+from sitegen.render_pages import FragmentRecorder
 from sitegen.serve.livereload import ReloadHub
 from sitegen.serve.notfound import left_out_notices
 from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
@@ -25,7 +26,8 @@ from sitegen.serve.watcher import SourceFilter, watch_in_thread
 from sitegen.theme import theme_dirs
 
 INDEX_DELAY = 0.25
-"""Seconds the search index waits after a build is served (the reload's page request goes first)."""
+"""Seconds background work (the search index, recording fragments) waits after a build is served (the reload's
+page request goes first)."""
 _STARTING_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sitegen</title></head>
 <body><p>The site does not build yet; fix the error shown and this page reloads.</p></body></html>"""
 
@@ -44,9 +46,9 @@ class ServeSession:
 
     def __init__(self, options: BuildOptions, *, reload: bool = True,
                  say: Callable[[str], None] = print) -> None:
-        # The search index is made in the background after each build (`_index_loop`): no edit waits on it.
+        # The search index is made in the background after each build (`_background`): no edit waits on it.
         self.options = dataclasses.replace(options, defer_search=True)
-        self.memo = BuildMemo(fragments=True)
+        self.memo = BuildMemo()
         self.hub = ReloadHub()
         self.say = say
         self.state = ServerState(Snapshot({}, building=True), self.hub, reload=reload)
@@ -67,11 +69,20 @@ class ServeSession:
         self._index_wanted = threading.Condition()
         self.indexed: BuildResult | None = None
         """The build whose search index the snapshot serves."""
+        self.recorded: BuildResult | None = None
+        """The build whose every output unit has its included templates' texts recorded (`_record_fragments`)."""
+        self._recorder: tuple[int, FragmentRecorder] | None = None
+        self._attempts = 0
+        """Builds started (good or failed): a recorder made before the last one is not used any more."""
+        self._prepared: BuildResult | None = None
+        self._built_at = 0.0
+        self._edit_waiting = threading.Event()
+        """Set while a build waits for `lock`: background work lets it go first."""
         self._site_files: dict[str, bytes] = {}
         self._index_files: dict[str, bytes] = {}
         """The snapshot serves these two as one (the index first): a build or the indexer replaces its own half,
         without copying the other."""
-        threading.Thread(target=self._index_loop, name="sitegen-search-index", daemon=True).start()
+        threading.Thread(target=self._background, name="sitegen-background", daemon=True).start()
 
     def _build(self, changes: set[Path] | None) -> BuildResult:
         # Edited page texts, and edited templates, are re-rendered from the last good build; anything else (and
@@ -79,6 +90,7 @@ class ServeSession:
         # template rebuild that failed (a syntax error) is the exception: its batch is tried again with the next.
         retry, self.template_retry = self.template_retry, None
         if changes and self.result is not None and (not self.hub.error or retry is not None):
+            self.memo.fragments = True  # what it renders again reuses, and records, included templates' texts
             quick = rebuild_edited_pages(self.result, changes, self.memo) if retry is None else None
             if quick is None:
                 batch = changes | (retry or set())
@@ -90,11 +102,17 @@ class ServeSession:
             if quick is not None:
                 self.quick_builds += 1
                 return quick
+        # A full build records no included templates' texts (a tenth of its template work on a large site): the
+        # background worker does once the build is served (`_record_fragments`), before a template edit needs them.
+        self.memo.fragments = False
         return build_site(self.options, self.memo)
 
     def build_once(self, changes: set[Path] | None = None) -> bool:
         """(Re)build; swap the snapshot on success, keep the old one and show the error on failure."""
+        self._edit_waiting.set()
         with self.lock:
+            self._edit_waiting.clear()
+            self._attempts += 1
             started = time.perf_counter()
             try:
                 result = self._build(changes)
@@ -127,6 +145,7 @@ class ServeSession:
             changed = sorted(k for k in maybe if old.get(k) != new.get(k))
             with self._index_wanted:
                 self._to_index = result
+                self._built_at = time.monotonic()
                 self._index_wanted.notify()
             self.builds += 1
             elapsed = time.perf_counter() - started
@@ -142,8 +161,6 @@ class ServeSession:
                     self.hub.built(paths)
                 self.say(f"Rebuilt in {elapsed * 1000:.0f} ms: {len(changed)} files changed"
                          + (" (stylesheets swapped)" if css_only else ""))
-            if result.touched is None:  # a full build: the next save's lookups are made now, not while it waits
-                prepare_quick_rebuilds(result, self.memo)
             return True
 
     def start(self, host: str, port: int, *, auto_port: bool,
@@ -182,7 +199,6 @@ class ServeSession:
         # The cache `sitegen build` leaves makes the first build a warm one (read only: serve writes nothing into
         # the site folder); without one, everything is rendered once, as a cold build does.
         self.memo = load_memo(self.options.source) or self.memo
-        self.memo.fragments = True  # a template edit reuses the included templates' texts it did not change
         self.build_once()
         if not watching:
             self._watch()
@@ -198,41 +214,100 @@ class ServeSession:
         watch_in_thread(watch_paths, SourceFilter(site, ignore, in_place=not config.layout.content_dir),
                         self._on_change, self.stop_event)
 
-    def _index_loop(self) -> None:
-        """Index the latest build for search, after it is served; a newer build while indexing wins."""
+    def _background(self) -> None:
+        """The work a build leaves for after it is served, newest build first: the lookups of quick rebuilds, the
+        search index, then the included templates' texts a template edit reuses. An edit never waits for it."""
         while not self.stop_event.is_set():
             with self._index_wanted:
-                while self._to_index is None and not self.stop_event.is_set():
+                while self._to_index is None and not self._recording_wanted() and not self.stop_event.is_set():
                     self._index_wanted.wait(0.5)
-                result = self._to_index
             # The browser asks for the page it shows right after a build: let that request have the interpreter
-            # (indexing 10,000 pages holds it for seconds), then index the newest build.
-            if self.stop_event.wait(INDEX_DELAY):
-                return
+            # (indexing 10,000 pages holds it for seconds), then work on the newest build.
+            quiet = self._built_at + INDEX_DELAY - time.monotonic()
+            if quiet > 0 or self._edit_waiting.is_set():
+                if self.stop_event.wait(max(quiet, 0.02)):
+                    return
+                continue
+            self._prepare()
             with self._index_wanted:
-                if self._to_index is not result:
-                    continue
-                self._to_index = None
-            if result is None or result.state is None:
-                continue
-            try:
-                files = self.indexer.files(result.state, result.files)
-            except Exception as exc:  # noqa: BLE001 - the server keeps serving; the next build tries again
-                self.say(f"sitegen: the search index could not be made: {type(exc).__name__}: {exc}")
-                continue
-            with self.snapshot_lock:
-                if self.result is not result:
-                    continue
-                old = self.state.snapshot
-                self._index_files = files
-                self.state.snapshot = Snapshot(ChainMap(files, self._site_files), old.base_path, old.left_out)
-                self.indexed = result
+                result, self._to_index = self._to_index, None
+            if result is not None:
+                self._index(result)
+            else:
+                self._record_fragments()
+
+    def _prepare(self) -> None:
+        """After a full build, the lookups the first quick rebuild needs (a save made sooner makes them itself)."""
+        result = self.result
+        if result is not None and result is not self._prepared and result.touched is None:
+            with self.lock:
+                if result is self.result:
+                    prepare_quick_rebuilds(result, self.memo)
+        self._prepared = result
+
+    def _index(self, result: BuildResult) -> None:
+        """Index a build for search, and serve the index with it unless a newer build is served meanwhile."""
+        if result.state is None:
+            return
+        try:
+            files = self.indexer.files(result.state, result.files)
+        except Exception as exc:  # noqa: BLE001 - the server keeps serving; the next build tries again
+            self.say(f"sitegen: the search index could not be made: {type(exc).__name__}: {exc}")
+            return
+        with self.snapshot_lock:
+            if self.result is not result:
+                return
+            old = self.state.snapshot
+            self._index_files = files
+            self.state.snapshot = Snapshot(ChainMap(files, self._site_files), old.base_path, old.left_out)
+            self.indexed = result
+
+    def _recording_wanted(self) -> bool:
+        result = self.result
+        return result is not None and result is not self.recorded
+
+    def _record_fragments(self) -> None:
+        """Record the last build's output units' included templates' texts, one unit at a time, until a build
+        wants the lock or a newer build is to be indexed."""
+        while not self.stop_event.is_set() and not self._edit_waiting.is_set() and self._to_index is None:
+            if not self._record_one():
+                return
+
+    def _record_one(self) -> bool:
+        """Record one unit of the last build; False when none is left (or the build gives quick rebuilds none)."""
+        with self.lock:
+            if self._to_index is not None or time.monotonic() < self._built_at + INDEX_DELAY:
+                return False  # a build ran while this waited for the lock: its page request and index go first
+            result = self.result
+            if self._recorder is None or self._recorder[0] != self._attempts:
+                self._recorder = None
+                if result is None or result.state is None or result.basis is None \
+                        or all(entry.recorded for entry in self.memo.outputs.values()):
+                    self.recorded = result
+                    return False
+                self._recorder = (self._attempts, FragmentRecorder(result.state, result.basis.rendering, self.memo))
+            recorder = self._recorder[1]
+            if recorder.done:
+                self.recorded, self._recorder = result, None
+                return False
+            recorder.record_one()
+            return True
 
     def wait_for_index(self, timeout: float = 10.0) -> bool:
         """Block until the search index of the last build is served (for tests and benchmarks)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.result is not None and self.indexed is self.result:
+                return True
+            time.sleep(0.01)
+        return False
+
+    def wait_for_fragments(self, timeout: float = 10.0) -> bool:
+        """Block until every output unit of the last build has its included templates' texts recorded (for tests
+        and benchmarks)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.result is not None and self.recorded is self.result:
                 return True
             time.sleep(0.01)
         return False

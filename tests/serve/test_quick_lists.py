@@ -25,6 +25,7 @@ def test_an_edited_post_updates_its_page_lists_and_feeds_and_leaves_later_list_p
     run = serve(POSTS, layouts=False)
     session = run.session
     assert session.wait_for_index()
+    assert session.wait_for_fragments()  # the background's renders are not the edit's (counted below)
     before = dict(session.state.snapshot.files)
     # The newest post (p24) is on page 1 of the section and tag lists; pages 2 and 3 show older posts.
     later = ["posts/page/2/index.html", "posts/page/3/index.html", "tags/common/page/2/index.html",
