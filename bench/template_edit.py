@@ -3,10 +3,12 @@
 Usage: python bench/template_edit.py SITE [--runs 5] [--jobs N] [--check]
 
 SITE is copied to a temporary folder (never changed); `layouts/single.html` there starts as a copy of the default
-theme's. A full build runs first (as `sitegen serve` starts), then each run edits the layout (a marker paragraph
-before `</article>`) and times `rebuild_edited_templates`, the dev server's quick path for template edits. Prints
-each run's milliseconds and the median. With `--check`, the last rebuild's files are compared byte for byte with
-a clean build of the edited site.
+theme's. A full build runs first (as `sitegen serve` starts), then the included templates' texts are recorded as the
+server's background worker records them (`FragmentRecorder`; timed), then each run edits the layout (a marker
+paragraph before `</article>`) and times `rebuild_edited_templates`, the dev server's quick path for template edits.
+Prints each run's milliseconds and the median. With `--inline`, the texts are recorded by the full build instead (as
+the server did before); with `--no-fragments`, not at all. With `--check`, the last rebuild's files are compared byte
+for byte with a clean build of the edited site.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from sitegen.build import BuildOptions, build_site
 from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_templates
 from sitegen.memo import BuildMemo
 from sitegen.parallel import tune_gc_for_builds
+from sitegen.render_pages import FragmentRecorder
 
 
 def main() -> int:
@@ -33,6 +36,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--no-fragments", action="store_true", help="render every include again (as before)")
+    parser.add_argument("--inline", action="store_true", help="record included templates' texts in the full build")
     parser.add_argument("--check", action="store_true", help="compare the last rebuild with a clean build")
     args = parser.parse_args()
     tune_gc_for_builds()  # as `sitegen serve` does
@@ -45,11 +49,18 @@ def main() -> int:
         layout.write_text(with_marker(single, "bench-start"), encoding="utf-8")
         options = BuildOptions(source=site, jobs=args.jobs, defer_search=True)
         memo = BuildMemo()
-        memo.fragments = not args.no_fragments  # as `sitegen serve` keeps it (sitegen.serve.session)
+        memo.fragments = args.inline  # `sitegen serve`'s full builds record none (sitegen.serve.session)
         started = time.perf_counter()
         result = build_site(options, memo)
         prepare_quick_rebuilds(result, memo)
         print(f"full build: {time.perf_counter() - started:.2f} s, {len(result.files)} files")
+        if not args.no_fragments and not args.inline and result.state is not None and result.basis is not None:
+            started, cpu = time.perf_counter(), time.process_time()
+            recorder = FragmentRecorder(result.state, result.basis.rendering, memo)  # the server's idle time
+            while not recorder.done:
+                recorder.record_one()
+            print(f"fragments recorded: {time.perf_counter() - started:.2f} s ({time.process_time() - cpu:.2f} CPU s)")
+        memo.fragments = not args.no_fragments  # a quick rebuild records and reuses them (sitegen.serve.session)
         times = []
         for run in range(args.runs):
             layout.write_text(with_marker(single, f"bench-{run}"), encoding="utf-8")

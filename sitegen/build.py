@@ -291,7 +291,9 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     options, memo = how.options, how.memo
     site_dir = options.source
     themes = theme_dirs(site_dir, plan.config.theme)
-    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs)
+    # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
+    skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
+    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs, terms="search" not in skip)
     files, origins = _copy_resources(sources, plan.tree, site.origins)
     # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
     readable = {**static, **files}
@@ -319,8 +321,6 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
         options.stage({**static, **files})
     cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
     files.update(cv_outputs)
-    # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
-    skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
     seen = {**static, **files} if default else dict(files)
     basis = RebuildBasis(rendering, sources.pages, seen, skip=skip, templates=templates)
     made_by: dict[str, str] = {}
@@ -499,10 +499,11 @@ def _in_content(exc: SitegenError, source: SourceFile) -> SitegenError:
     return exc
 
 
-def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo, jobs: int | None
-                     ) -> tuple[SiteState, list[Diagnostic]]:
+def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo, jobs: int | None,
+                     terms: bool = True) -> tuple[SiteState, list[Diagnostic]]:
     """Render every content page's Markdown (reusing the memo, in parallel when large) with links resolved to
-    URLs; the site state the templates read, and a warning per broken link."""
+    URLs; the site state the templates read, and a warning per broken link. Without `terms` (the search index
+    is made later, by the dev server), the search index's term weights are left to it."""
     tree, urls = plan.tree, plan.urls
     resolver = LinkResolver(tree, urls)
     rendered: dict[str, Rendered] = {}
@@ -516,7 +517,7 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     missing = [s for s in plan.content if s not in rendered]
     fresh_summaries: dict[str, str] = {}
     for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
-                                               plan.config.params, summaries=True).items():
+                                               plan.config.params, summaries=True, terms=terms).items():
         page = tree.pages[source]
         if result.front_summary is not None:
             fresh_summaries[source], result.front_summary = result.front_summary, None

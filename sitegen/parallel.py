@@ -78,10 +78,11 @@ def with_params(decide: Callable[[str], str | None], page_params: Mapping[str, A
 
 
 def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkResolver, dialect: Dialect,
-               source: str, site_params: Mapping[str, Any] | None = None, *, summary: bool = False
-               ) -> tuple[Rendered, LinkDecisions]:
+               source: str, site_params: Mapping[str, Any] | None = None, *, summary: bool = False,
+               terms: bool = True) -> tuple[Rendered, LinkDecisions]:
     """Expand the dialect's in-content syntax, then render the Markdown, recording every link decision (for
-    cache validation); with `summary`, the front-matter summary too (`Rendered.front_summary`)."""
+    cache validation); with `summary`, the front-matter summary too (`Rendered.front_summary`); without `terms`,
+    not the search index's term weights (its indexer makes them from the plain text)."""
     page = tree.pages[source]
     decide = resolver.decisions_for_page(source)
     seen: dict[str, str | None] = {}
@@ -100,7 +101,8 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
     body, notes = dialect.expand(page.body, source, page.body_line, context)
     rendered = renderer.render(body, RenderContext(source=source, body_line=page.body_line, resolve_link=recording))
     rendered.plain, rendered.words = plain_words(rendered.html)  # here, on every core, not in templates
-    rendered.terms = packed_term_weights(search_text(rendered.plain))  # and the search index's share of the work
+    if terms:  # and the search index's share of the work
+        rendered.terms = packed_term_weights(search_text(rendered.plain))
     rendered.warnings = tuple(notes)
     if summary and page.summary is not None:  # here, on every core, rather than one by one in the build process
         rendered.front_summary = renderer.render_summary(page.summary)
@@ -182,15 +184,15 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
 
 
 def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, dialect: Dialect, sources: list[str],
-                jobs: int | None, site_params: Mapping[str, Any] | None = None, *, summaries: bool = False
-                ) -> dict[str, tuple[Rendered, LinkDecisions]]:
+                jobs: int | None, site_params: Mapping[str, Any] | None = None, *, summaries: bool = False,
+                terms: bool = True) -> dict[str, tuple[Rendered, LinkDecisions]]:
     """Render these pages' Markdown, in parallel when it pays; the same result for any number of workers
     (`site_params`: what in-content syntax such as Hugo's `param` shortcode may read; `summaries`: render
-    front-matter summaries too)."""
+    front-matter summaries too; `terms`: the search index's term weights, unless it is made later)."""
 
     def task(chunk: Sequence[str]) -> list[tuple[str, Rendered, LinkDecisions]]:
         resolver = LinkResolver(tree, urls)
-        return [(s, *render_one(tree, renderer, resolver, dialect, s, site_params, summary=summaries))
+        return [(s, *render_one(tree, renderer, resolver, dialect, s, site_params, summary=summaries, terms=terms))
                 for s in chunk]
 
     def code_of(source: str) -> str:

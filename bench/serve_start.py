@@ -1,0 +1,115 @@
+"""Time `sitegen serve` from a cold start to its `Serving ...` line, and (with `--edits`) the edits around its
+background work: one post saved while it runs, then, once the server is idle, the post and the post layout.
+
+Usage: python bench/serve_start.py SITE [--code DIR ...] [--rounds 3] [--edits] [--port 8765]
+
+Each `--code` is a sitegen checkout (`PYTHONPATH=DIR python -m sitegen serve`; default: this one); rounds run the
+checkouts one after the other (A B A B ...), the site's cache and output removed before every start, as bench/run.py
+does. Prints each start's wall seconds and the CPU seconds the server had used by then (Linux), and the medians.
+SITE's `layouts/single.html` is written (a copy of the default theme's) and its files are put back after each start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from run import REPO, get, restored, sitegen_edits, wait_for  # bench/run.py (this folder)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process and its reaped children (0 where /proc is missing)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_idle(pid: int, timeout: float = 600) -> float:
+    """Seconds until the process uses under 3% of a core over a second (its background work done)."""
+    started = time.perf_counter()
+    before = cpu_seconds(pid)
+    while time.perf_counter() - started < timeout:
+        time.sleep(1)
+        now = cpu_seconds(pid)
+        if now - before < 0.03:
+            return time.perf_counter() - started - 1
+        before = now
+    raise SystemExit("the server never went idle")
+
+
+def one_start(code: Path, site: Path, port: int, edits: bool, round_no: int) -> dict[str, float]:
+    """Start, time, optionally edit, stop; the figures of this start."""
+    for folder in (site / ".sitegen-cache", site / "public"):
+        shutil.rmtree(folder, ignore_errors=True)
+    env = dict(os.environ, PYTHONPATH=str(code))
+    argv = [sys.executable, "-m", "sitegen", "serve", "--source", str(site), "--port", str(port)]
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, text=True)
+    figures: dict[str, float] = {}
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("Serving "):
+                figures["ready s"] = time.perf_counter() - started
+                figures["CPU s at ready"] = cpu_seconds(proc.pid)
+                break
+        else:
+            raise SystemExit(f"sitegen serve ({code}) ended before serving")
+        if edits:
+            mine = sitegen_edits(site)
+            post, template = mine["post"], mine["template"]
+            for name, edit, idle in (("post saved at once", post, False), ("post saved when idle", post, True),
+                                     ("template saved when idle", template, True)):
+                if idle:
+                    figures.setdefault("idle after s", wait_idle(proc.pid))
+                else:
+                    time.sleep(0.5)  # the reload's request is over; the background work has begun
+                marker = f"serve-start-{round_no}-{name.replace(' ', '-')}"
+                assert marker.encode() not in get(port, edit.url)[1], f"{edit.url} has {marker} before the save"
+                saved = time.perf_counter()
+                edit.path.write_text(edit.text(marker), encoding="utf-8")
+                wait_for(lambda e=edit, m=marker: m.encode() in get(port, e.url)[1], 600, f"{edit.url} with {marker}")
+                figures[f"{name} s"] = time.perf_counter() - saved
+    finally:
+        proc.terminate()
+        proc.wait(60)
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site", type=Path)
+    parser.add_argument("--code", type=Path, action="append", help="a sitegen checkout (repeat to compare)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--edits", action="store_true", help="also time edits during and after background work")
+    parser.add_argument("--port", type=int, default=8791)
+    args = parser.parse_args()
+    codes = [c.resolve() for c in args.code or [REPO]]
+    site = args.site.resolve()
+    single = (REPO / "themes" / "default" / "layouts" / "single.html").read_text(encoding="utf-8")
+    layout = site / "layouts" / "single.html"
+    mine = sitegen_edits(site) if args.edits else {}
+    results: dict[Path, list[dict[str, float]]] = {code: [] for code in codes}
+    for round_no in range(args.rounds):
+        for code in codes:
+            with restored(layout, *(e.path for e in mine.values())):  # every start sees the same site
+                layout.parent.mkdir(exist_ok=True)
+                layout.write_text(single, encoding="utf-8")
+                figures = one_start(code, site, args.port, args.edits, round_no)
+            results[code].append(figures)
+            print(f"{code}: " + ", ".join(f"{k} {v:.2f}" for k, v in figures.items()), flush=True)
+    for code, runs in results.items():
+        print(f"median {code}: " + ", ".join(f"{k} {statistics.median(r[k] for r in runs):.2f}" for k in runs[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
