@@ -1,7 +1,7 @@
 """Time `sitegen serve` from a cold start to its `Serving ...` line, and (with `--edits`) the edits around its
 background work: one post saved while it runs, then, once the server is idle, the post and the post layout.
 
-Usage: python bench/serve_start.py SITE [--code DIR ...] [--rounds 3] [--edits] [--port 8765]
+Usage: python bench/serve_start.py SITE [--code DIR ...] [--rounds 3] [--edits [--save-after 0.5]] [--port 8791]
 
 Each `--code` is a sitegen checkout (`PYTHONPATH=DIR python -m sitegen serve`; default: this one); rounds run the
 checkouts one after the other (A B A B ...), the site's cache and output removed before every start, as bench/run.py
@@ -45,7 +45,7 @@ def wait_idle(pid: int, timeout: float = 600) -> float:
     raise SystemExit("the server never went idle")
 
 
-def one_start(code: Path, site: Path, port: int, edits: bool, round_no: int) -> dict[str, float]:
+def one_start(code: Path, site: Path, port: int, edits: float | None, round_no: int) -> dict[str, float]:
     """Start, time, optionally edit, stop; the figures of this start."""
     for folder in (site / ".sitegen-cache", site / "public"):
         shutil.rmtree(folder, ignore_errors=True)
@@ -63,15 +63,16 @@ def one_start(code: Path, site: Path, port: int, edits: bool, round_no: int) -> 
                 break
         else:
             raise SystemExit(f"sitegen serve ({code}) ended before serving")
-        if edits:
+        if edits is not None:
             mine = sitegen_edits(site)
             post, template = mine["post"], mine["template"]
-            for name, edit, idle in (("post saved at once", post, False), ("post saved when idle", post, True),
-                                     ("template saved when idle", template, True)):
+            plan = [(f"post saved after {edits:g} s", post, False), ("post saved when idle", post, True),
+                    ("template saved when idle", template, True)]
+            for name, edit, idle in plan:
                 if idle:
                     figures.setdefault("idle after s", wait_idle(proc.pid))
                 else:
-                    time.sleep(0.5)  # the reload's request is over; the background work has begun
+                    time.sleep(edits)  # while the server works in the background (index, fragments)
                 marker = f"serve-start-{round_no}-{name.replace(' ', '-')}"
                 assert marker.encode() not in get(port, edit.url)[1], f"{edit.url} has {marker} before the save"
                 saved = time.perf_counter()
@@ -90,6 +91,8 @@ def main() -> int:
     parser.add_argument("--code", type=Path, action="append", help="a sitegen checkout (repeat to compare)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--edits", action="store_true", help="also time edits during and after background work")
+    parser.add_argument("--save-after", type=float, default=0.5,
+                        help="seconds after the start when the first post is saved (with --edits)")
     parser.add_argument("--port", type=int, default=8791)
     args = parser.parse_args()
     codes = [c.resolve() for c in args.code or [REPO]]
@@ -103,7 +106,7 @@ def main() -> int:
             with restored(layout, *(e.path for e in mine.values())):  # every start sees the same site
                 layout.parent.mkdir(exist_ok=True)
                 layout.write_text(single, encoding="utf-8")
-                figures = one_start(code, site, args.port, args.edits, round_no)
+                figures = one_start(code, site, args.port, args.save_after if args.edits else None, round_no)
             results[code].append(figures)
             print(f"{code}: " + ", ".join(f"{k} {v:.2f}" for k, v in figures.items()), flush=True)
     for code, runs in results.items():
