@@ -5,7 +5,8 @@ Usage: python bench/serve_start.py SITE [--code DIR ...] [--rounds 3] [--edits [
 
 Each `--code` is a sitegen checkout (`PYTHONPATH=DIR python -m sitegen serve`; default: this one); rounds run the
 checkouts one after the other (A B A B ...), the site's cache and output removed before every start, as bench/run.py
-does. Prints each start's wall seconds and the CPU seconds the server had used by then (Linux), and the medians.
+does. Prints each start's wall seconds and the CPU seconds the server had used by then (Linux), each edit's seconds
+from the save to the page served with it and the server's own figure ("Rebuilt in N ms"), and the medians.
 SITE's `layouts/single.html` is written (a copy of the default theme's) and its files are put back after each start.
 """
 
@@ -13,12 +14,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 from run import REPO, get, restored, sitegen_edits, wait_for  # bench/run.py (this folder)
 
@@ -63,6 +67,8 @@ def one_start(code: Path, site: Path, port: int, edits: float | None, round_no: 
                 break
         else:
             raise SystemExit(f"sitegen serve ({code}) ended before serving")
+        rebuilt: list[float] = []  # the server's own figure of each rebuild ("Rebuilt in N ms")
+        threading.Thread(target=_rebuilds, args=(proc.stdout, rebuilt), daemon=True).start()
         if edits is not None:
             mine = sitegen_edits(site)
             post, template = mine["post"], mine["template"]
@@ -75,14 +81,24 @@ def one_start(code: Path, site: Path, port: int, edits: float | None, round_no: 
                     time.sleep(edits)  # while the server works in the background (index, fragments)
                 marker = f"serve-start-{round_no}-{name.replace(' ', '-')}"
                 assert marker.encode() not in get(port, edit.url)[1], f"{edit.url} has {marker} before the save"
-                saved = time.perf_counter()
+                before, saved = len(rebuilt), time.perf_counter()
                 edit.path.write_text(edit.text(marker), encoding="utf-8")
-                wait_for(lambda e=edit, m=marker: m.encode() in get(port, e.url)[1], 600, f"{edit.url} with {marker}")
+                url, wanted = edit.url, marker.encode()
+                wait_for(lambda: wanted in get(port, url)[1], 600, f"{url} with {marker}")  # noqa: B023 - called here
                 figures[f"{name} s"] = time.perf_counter() - saved
+                wait_for(lambda: len(rebuilt) > before, 10, "the server's rebuild line")  # noqa: B023 - called here
+                figures[f"{name}: own ms"] = rebuilt[-1]
     finally:
         proc.terminate()
         proc.wait(60)
     return figures
+
+
+def _rebuilds(stdout: IO[str], rebuilt: list[float]) -> None:
+    for line in stdout:
+        found = re.match(r"Rebuilt in (\d+) ms", line)
+        if found:
+            rebuilt.append(float(found[1]))
 
 
 def main() -> int:
