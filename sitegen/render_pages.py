@@ -215,7 +215,7 @@ class FragmentRecorder:
         self.env = _environment(state, how, memo)
         self.key = _units_key(state, how)
         self.site = SiteView(state)
-        self.reuse = _FragmentReuse(self.env, lambda s: (state.body_key(s) if s in state.tree.pages else None) or "")
+        self.body_digest: Callable[[str], str] = lambda s: (state.body_key(s) if s in state.tree.pages else None) or ""
         waiting: dict[str, set[str]] = {}
         for unit, entry in memo.outputs.items():
             if not entry.recorded and entry.key == self.key:
@@ -248,7 +248,7 @@ class FragmentRecorder:
             return
         state, env = self.state, self.env
         state.reads, env.loaded = set(), set()
-        env.fragments = Fragments(env, state, context_key, self.reuse.body_digest)  # nothing to reuse: all recorded
+        env.fragments = Fragments(env, state, context_key, self.body_digest)  # nothing to reuse: all recorded
         try:
             text = item.render()
             found, spans = env.fragments.finish(text)
