@@ -14,6 +14,7 @@ import pytest
 from sitegen.build import BuildOptions, build_site
 from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_pages, rebuild_edited_templates
 from sitegen.memo import BuildMemo
+from sitegen.render_pages import FragmentRecorder
 from sitegen.result import BuildResult
 from sitegen.views import SiteView
 from tests.conftest import MINIMAL_LAYOUTS
@@ -39,18 +40,24 @@ POSTS = {f"posts/p{i}/index.html" for i in range(3)}
 
 
 class Dev:
-    """A site built as `sitegen serve` builds it (the memo records included templates' texts), then edited."""
+    """A site built as `sitegen serve` builds it (a full build, then the included templates' texts recorded as its
+    background worker records them), then edited."""
 
     def __init__(self, site: Path) -> None:
         self.site = site
         self.options = BuildOptions(source=site, now=NOW, defer_search=True)
-        self.memo = BuildMemo(fragments=True)
+        self.memo = BuildMemo()
         self.lookups: list[str] = []
         """Every `site.get_page` call (the head partial makes one per render), when counted (`page_lookups`)."""
         self.quick_lookups: list[str] = []
         """Those of the last quick rebuild."""
         self.result = build_site(self.options, self.memo)
         prepare_quick_rebuilds(self.result, self.memo)
+        assert self.result.state is not None and self.result.basis is not None
+        recorder = FragmentRecorder(self.result.state, self.result.basis.rendering, self.memo)
+        while not recorder.done:
+            recorder.record_one()
+        self.memo.fragments = True  # as the server's quick rebuilds record and reuse them
 
     def edit(self, rel: str, text: str) -> BuildResult:
         """Write a file and rebuild it the dev server's quick way; the result must equal a clean build."""
@@ -91,7 +98,7 @@ def counted(dev: Dev, monkeypatch: pytest.MonkeyPatch) -> Dev:
 def test_a_post_layout_edit_reuses_the_head_and_header_it_did_not_change(counted: Dev) -> None:
     dev = counted
     dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='one'>"))
-    assert dev.quick_lookups == []  # the server's first build recorded them: the first edit reuses them too
+    assert dev.quick_lookups == []  # recorded after the server's first build: the first edit reuses them too
     result = dev.edit("layouts/single.html", SINGLE.replace("<h1>", "<h1 class='two'>"))
     assert set(result.rendered or []) == POSTS
     assert dev.quick_lookups == []  # the posts' head partial (which looks about.md up) was not rendered again
