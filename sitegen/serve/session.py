@@ -71,9 +71,8 @@ class ServeSession:
         """The build whose search index the snapshot serves."""
         self.recorded: BuildResult | None = None
         """The build whose every output unit has its included templates' texts recorded (`_record_fragments`)."""
-        self._recorder: tuple[int, FragmentRecorder] | None = None
-        self._attempts = 0
-        """Builds started (good or failed): a recorder made before the last one is not used any more."""
+        self._recorder: FragmentRecorder | None = None
+        """Recording the last build's; every build drops it (good or failed: the memo may have changed)."""
         self._prepared: BuildResult | None = None
         self._built_at = 0.0
         self._edit_waiting = threading.Event()
@@ -112,7 +111,7 @@ class ServeSession:
         self._edit_waiting.set()
         with self.lock:
             self._edit_waiting.clear()
-            self._attempts += 1
+            self._recorder = None
             started = time.perf_counter()
             try:
                 result = self._build(changes)
@@ -278,15 +277,13 @@ class ServeSession:
         with self.lock:
             if self._to_index is not None or time.monotonic() < self._built_at + INDEX_DELAY:
                 return False  # a build ran while this waited for the lock: its page request and index go first
-            result = self.result
-            if self._recorder is None or self._recorder[0] != self._attempts:
-                self._recorder = None
+            result, recorder = self.result, self._recorder
+            if recorder is None:
                 if result is None or result.state is None or result.basis is None \
                         or all(entry.recorded for entry in self.memo.outputs.values()):
                     self.recorded = result
                     return False
-                self._recorder = (self._attempts, FragmentRecorder(result.state, result.basis.rendering, self.memo))
-            recorder = self._recorder[1]
+                recorder = self._recorder = FragmentRecorder(result.state, result.basis.rendering, self.memo)
             if recorder.done:
                 self.recorded, self._recorder = result, None
                 return False
