@@ -42,12 +42,19 @@ from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, config_key, digest, key_of, site_inputs_key, stable
 from sitegen.multilingual import cvs_of, link_plans, merge_files, relabel_language, root_files
-from sitegen.outputs import generate_outputs
+from sitegen.outputs import Prepared, generate_outputs, prepare_outputs
 from sitegen.owners import OutputOwners
 from sitegen.parallel import map_in_two, render_many, with_params
 from sitegen.plan import SitePlan, plan_site, source_label
-from sitegen.render_pages import PageRendering, render_pages, template_keys, template_syntax_errors
+from sitegen.render_pages import (
+    PageRendering,
+    compiled_templates,
+    render_pages,
+    template_keys,
+    template_syntax_errors,
+)
 from sitegen.result import BuildResult, RebuildBasis
+from sitegen.templates import TrackingEnvironment
 from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
 
@@ -291,7 +298,11 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     options, memo = how.options, how.memo
     site_dir = options.source
     themes = theme_dirs(site_dir, plan.config.theme)
-    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs)
+    rendering = PageRendering(site_dir, themes, how.renderer, jobs=options.jobs, strings=how.strings)
+    # While workers render the Markdown, this process compiles the templates (rather than wait, then compile).
+    compiled: list[TrackingEnvironment] = []
+    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs,
+                                       beside=lambda: compiled.append(compiled_templates(plan, rendering, memo)))
     files, origins = _copy_resources(sources, plan.tree, site.origins)
     # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
     readable = {**static, **files}
@@ -310,21 +321,25 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
                                               how.publications, plan.build_date, upcoming), images.key)
     if plan.urls.prefix:  # which paths stay at the root or go to the default language decides this one's links
         site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
-    rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
+    rendering = dataclasses.replace(rendering, site_key=site_key)
     templates = template_keys(state, rendering).names()  # before rendering: a file added meanwhile is a change
-    page_files = render_pages(state, rendering, warnings, memo)
+    # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
+    skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
+    # While workers render the pages, this process makes what of the outputs reads only the rendered Markdown.
+    prepared: list[Prepared] = []
+    page_files = render_pages(state, rendering, warnings, memo, compiled=compiled[0] if compiled else None,
+                              beside=lambda: prepared.append(prepare_outputs(state, site_dir, themes, memo, skip)))
     rendered = [path for unit in memo.rendered for path in memo.outputs[unit].files]
     files.update(page_files)
     if options.stage is not None and default and not plan.config.languages:
         options.stage({**static, **files})
     cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
     files.update(cv_outputs)
-    # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
-    skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
     seen = {**static, **files} if default else dict(files)
     basis = RebuildBasis(rendering, sources.pages, seen, skip=skip, templates=templates)
     made_by: dict[str, str] = {}
-    generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip)
+    generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip,
+                                 prepared=prepared[0] if prepared else None)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
     errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by, copies,
@@ -499,10 +514,11 @@ def _in_content(exc: SitegenError, source: SourceFile) -> SitegenError:
     return exc
 
 
-def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo, jobs: int | None
-                     ) -> tuple[SiteState, list[Diagnostic]]:
+def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo, jobs: int | None,
+                     beside: Callable[[], object] | None = None) -> tuple[SiteState, list[Diagnostic]]:
     """Render every content page's Markdown (reusing the memo, in parallel when large) with links resolved to
-    URLs; the site state the templates read, and a warning per broken link."""
+    URLs; the site state the templates read, and a warning per broken link (`beside`: work for this process
+    while the workers run, see `sitegen.parallel.fork_map`)."""
     tree, urls = plan.tree, plan.urls
     resolver = LinkResolver(tree, urls)
     rendered: dict[str, Rendered] = {}
@@ -516,7 +532,7 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     missing = [s for s in plan.content if s not in rendered]
     fresh_summaries: dict[str, str] = {}
     for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
-                                               plan.config.params, summaries=True).items():
+                                               plan.config.params, summaries=True, beside=beside).items():
         page = tree.pages[source]
         if result.front_summary is not None:
             fresh_summaries[source], result.front_summary = result.front_summary, None

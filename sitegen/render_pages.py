@@ -22,6 +22,7 @@ from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BuildMemo, Fragment, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
 from sitegen.parallel import fork_map, worker_count
+from sitegen.plan import SitePlan
 from sitegen.redirects import redirect_page
 from sitegen.templates import (
     Fragments,
@@ -98,7 +99,8 @@ class PageRendering:
 
 
 def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic], memo: BuildMemo | None = None,
-                 only: set[str] | None = None) -> dict[str, bytes]:
+                 only: set[str] | None = None, compiled: TrackingEnvironment | None = None,
+                 beside: Callable[[], object] | None = None) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
@@ -108,10 +110,12 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     With `only` (unit names, see `OutputEntry.source`), just those units are rendered and returned.
     Templates are not part of the site-wide key: each unit records the templates its render loaded (and the
     names it looked for), so a template edit renders again only the units that used that template.
+    `compiled`: the environment `compiled_templates` made for this very build, ahead; `beside`: work for this
+    process while the workers render (`sitegen.parallel.fork_map`).
     """
     site_dir, themes, jobs = how.site_dir, how.themes, how.jobs
     memo = memo or BuildMemo()
-    env = _environment(state, how, memo)
+    env = compiled or _environment(state, how, memo)
     page_context = state.plan.page_context
     key = digest(how.site_key + files_key([site_dir / "i18n", *(t / "i18n" for t in themes)])
                  + state.metadata_digest())
@@ -143,14 +147,14 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
                 files.update(cached)
             else:
                 pending.append(_Unit(source, unit, path, render, previous(unit)))
-    if worker_count(len(pending), jobs) > 1:
+    if compiled is None and worker_count(len(pending), jobs) > 1:
         _compile_templates(env)  # once here, not once in every worker
     # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
     # Included templates' texts are recorded whenever the dev server renders (its first full build too, so that
     # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
     reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments else None
     done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in fork_map(
-        functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs)}
+        functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs, beside=beside)}
     errors: list[SitegenError] = []
     failed: set[str] = set()
     # One shared record per distinct set of templates (every post has the same): memory, and checks, once.
@@ -255,7 +259,15 @@ def check_templates(state: SiteState, how: PageRendering, names: dict[str, str],
     raise_if_any([_relative(e, how.site_dir, how.themes) for e in errors])
 
 
-def _environment(state: SiteState, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
+def compiled_templates(plan: SitePlan, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
+    """The environment `render_pages` will render this plan's pages with, every layout compiled (a cold build
+    makes it while the Markdown workers run, instead of between the two phases: ~0.2 s of ~60 templates)."""
+    env = _environment(plan, how, memo)
+    _compile_templates(env)
+    return env
+
+
+def _environment(state: SiteState | SitePlan, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
     """The Jinja environment pages are rendered with: site layouts, then the theme's."""
     config, renderer = state.config, how.renderer
     search_path = [*site_layouts(how.site_dir, config), *(t / "layouts" for t in how.themes)]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
+import sitegen.build
 from sitegen.build import BuildOptions, build_site
 from sitegen.errors import SitegenError
+from sitegen.memo import BuildMemo
 from sitegen.parallel import fenced_code, fork_map
 
 MakeSite = Callable[..., Path]
@@ -59,6 +62,49 @@ def test_items_of_one_group_share_chunks_so_a_worker_memo_serves_them() -> None:
     # 5 groups of 48 in chunks of 30: each group in at most 3 chunks (not in all 8, as dealt round-robin).
     assert max(sum(1 for chunk in chunks if any(i % 5 == key for i in chunk)) for key in range(5)) <= 3
     assert sorted(fork_map(_chunks_seen, items, 1, group=str)) == sorted((i, tuple(items)) for i in items)
+
+
+def test_outputs_made_while_the_pages_render_are_memoized_as_when_made_after_them(
+        make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make_site(POSTS, layouts=False)
+    calls: list[int] = []
+    real_prepare = sitegen.build.prepare_outputs
+    monkeypatch.setattr(sitegen.build, "prepare_outputs", lambda *a, **k: calls.append(1) or real_prepare(*a, **k))
+    memos = {jobs: BuildMemo() for jobs in (1, 2)}
+    files = {jobs: build_site(BuildOptions(source=site, jobs=jobs), memo).files for jobs, memo in memos.items()}
+    assert calls == [1], "made beside the workers of the build with two"
+    assert files[1] == files[2] and "feed.xml" in files[2] and "searchindex/p/0.json" in files[2]
+    # Compiled templates aside (a build on two cores compiles every layout, one on one core those it uses).
+    blobs = {jobs: {k: v for k, v in memo.blobs.items() if not k.startswith("jinja:")} for jobs, memo in memos.items()}
+    assert blobs[1] == blobs[2] and any(k.endswith(":terms") for k in blobs[2])
+    assert memos[1].used_blobs - memos[2].used_blobs == set()
+
+
+_MARKS: list[str] = []
+
+
+def _pid_and_marks(chunk: Sequence[int]) -> list[tuple[int, int, tuple[str, ...]]]:
+    return [(item, os.getpid(), tuple(_MARKS)) for item in chunk]
+
+
+def test_work_beside_the_workers_runs_in_this_process_after_they_are_forked() -> None:
+    calls: list[int] = []
+
+    def beside() -> None:
+        calls.append(os.getpid())
+        _MARKS.append("compiled")
+
+    try:
+        out = fork_map(_pid_and_marks, list(range(240)), 2, beside=beside)
+        assert calls == [os.getpid()]
+        assert sorted(item for item, _, _ in out) == list(range(240))
+        assert os.getpid() not in {pid for _, pid, _ in out}
+        assert {marks for _, _, marks in out} == {()}, "the workers were forked before it ran"
+        calls.clear()
+        fork_map(_pid_and_marks, list(range(240)), 1, beside=beside)
+        assert calls == [], "in one process there is no wait to fill"
+    finally:
+        _MARKS.clear()
 
 
 def test_fenced_code_is_what_pages_are_grouped_by() -> None:
