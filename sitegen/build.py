@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from sitegen.config import SiteConfig
 from sitegen.content.dates import build_time, source_date_epoch
@@ -57,6 +58,8 @@ from sitegen.result import BuildResult, RebuildBasis
 from sitegen.templates import TrackingEnvironment
 from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
+
+Made = TypeVar("Made")
 
 
 @dataclass(frozen=True)
@@ -299,15 +302,22 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     site_dir = options.source
     themes = theme_dirs(site_dir, plan.config.theme)
     rendering = PageRendering(site_dir, themes, how.renderer, jobs=options.jobs, strings=how.strings)
-    # While workers render the Markdown, this process compiles the templates (rather than wait, then compile).
-    compiled: list[TrackingEnvironment] = []
-    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs,
-                                       beside=lambda: compiled.append(compiled_templates(plan, rendering, memo)))
-    files, origins = _copy_resources(sources, plan.tree, site.origins)
-    # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
+
+    def resources() -> tuple[dict[str, bytes], dict[str, str], ImageCatalog]:
+        """The content resources, and the images' sizes and smaller/WebP copies (memoized by content)."""
+        files, origins = _copy_resources(sources, plan.tree, site.origins)
+        return files, origins, ImageCatalog.build({**static, **files}, [
+            *plan.tree.resources.values(), *_site_static(sources, site_dir)],
+            ImageSettings.from_params(plan.config.params), memo)
+
+    # While workers render the Markdown, this process compiles the templates and reads the resources and images
+    # (none of which needs the Markdown), rather than wait for the workers and then do it.
+    ahead: list[tuple[TrackingEnvironment, tuple[dict[str, bytes], dict[str, str], ImageCatalog]]] = []
+    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs, beside=_head_start(
+        lambda: (compiled_templates(plan, rendering, memo), resources()), ahead))
+    compiled, (files, origins, images) = ahead[0] if ahead else (None, resources())
+    # Then each page's <img> uses the images' sizes and copies.
     readable = {**static, **files}
-    images = ImageCatalog.build(readable, [*plan.tree.resources.values(), *_site_static(sources, site_dir)],
-                                ImageSettings.from_params(plan.config.params), memo)
     state.images = images
     images.add_share_crops(_shared_images(state), readable, memo)
     copies = dict(images.files)
@@ -327,8 +337,8 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
     # While workers render the pages, this process makes what of the outputs reads only the rendered Markdown.
     prepared: list[Prepared] = []
-    page_files = render_pages(state, rendering, warnings, memo, compiled=compiled[0] if compiled else None,
-                              beside=lambda: prepared.append(prepare_outputs(state, site_dir, themes, memo, skip)))
+    page_files = render_pages(state, rendering, warnings, memo, compiled=compiled, beside=_head_start(
+        lambda: prepare_outputs(state, site_dir, themes, memo, skip), prepared))
     rendered = [path for unit in memo.rendered for path in memo.outputs[unit].files]
     files.update(page_files)
     if options.stage is not None and default and not plan.config.languages:
@@ -345,6 +355,20 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by, copies,
                             with_static=default).check()
     return _LanguageBuild(files, origins, state, basis, len(page_files), warnings, errors, rendered)
+
+
+def _head_start(make: Callable[[], Made], into: list[Made]) -> Callable[[], None]:
+    """`make`, as work for this process while workers render (`sitegen.parallel.fork_map`'s `beside`): its result
+    goes into `into`. Should it fail, `into` stays empty and the caller makes it in its usual place after the
+    workers, where the error is raised as it always was (so errors come in the order they did)."""
+
+    def run() -> None:
+        try:
+            into.append(make())
+        except Exception:  # noqa: BLE001, S110 - made again, and raised, in its place
+            pass
+
+    return run
 
 
 def _static_copies(images: ImageCatalog, static: dict[str, bytes]) -> set[str]:

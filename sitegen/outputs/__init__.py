@@ -45,20 +45,17 @@ def prepare_outputs(state: SiteState, site_dir: Path, themes: list[Path], memo: 
     (or its parts, `search.prepare`). A build makes it while its workers render the pages (this process would
     otherwise wait), into the memo as `generate_outputs` would, and hands it to `generate_outputs(prepared=...)`.
 
-    An error here is left for `generate_outputs` to raise in its place, after the pages' own (it makes again
-    what failed): nothing is made ahead that it would not make itself."""
+    Nothing is made here that `generate_outputs` would not make itself: should this fail, it makes everything
+    itself (and raises the error in its place)."""
     ctx = OutputContext(state, site_dir, themes, {}, memo, content_key(state, memo))
     prepared = Prepared()
-    try:
-        if "feeds" not in skip:
-            prepared.files["feeds"] = feeds.generate(ctx)  # feeds read no page file (`ctx.files` is empty here)
-        if "search" not in skip:
-            whole, parts = search.prepare(ctx)
-            if whole is not None:
-                prepared.files["search"] = whole
-            prepared.partial["search"] = parts
-    except Exception:  # noqa: BLE001, S110 - made again, and reported, by generate_outputs
-        pass
+    if "feeds" not in skip:
+        prepared.files["feeds"] = feeds.generate(ctx)  # feeds read no page file (`ctx.files` is empty here)
+    if "search" not in skip:
+        whole, parts = search.prepare(ctx)
+        if whole is not None:
+            prepared.files["search"] = whole
+        prepared.partial["search"] = parts
     return prepared
 
 
