@@ -80,6 +80,19 @@ def test_outputs_made_while_the_pages_render_are_memoized_as_when_made_after_the
     assert memos[1].used_blobs - memos[2].used_blobs == set()
 
 
+def test_work_done_beside_the_workers_that_fails_is_done_again_in_its_place(
+        make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make_site(POSTS, layouts=False)
+    expected = build_site(BuildOptions(source=site, jobs=1)).files
+
+    def fail(*_args: object, **_kwargs: object) -> None:
+        raise OSError("no head start")
+
+    monkeypatch.setattr(sitegen.build, "compiled_templates", fail)
+    monkeypatch.setattr(sitegen.build, "prepare_outputs", fail)
+    assert build_site(BuildOptions(source=site, jobs=2)).files == expected
+
+
 _MARKS: list[str] = []
 
 
