@@ -99,10 +99,8 @@ def write_output(files: dict[str, bytes], out_dir: Path, site_dir: Path, *, clea
         with output_lock(out):
             remove_stale_staging(out)
             if staging is not None:
-                if staging.out == out and not out.exists() and staging.folder is not None:
-                    stats = _finish_staged(files, out, staging)
-                    if stats is not None:
-                        return stats
+                if staging.out == out and not out.exists() and staging.wait():
+                    return _finish_staged(files, out, staging)
                 staging.discard()
             return _write_locked(files, out, clean)
     except OSError as exc:
@@ -239,25 +237,18 @@ class Staging:
         self.digests = {}
 
 
-def _finish_staged(files: dict[str, bytes], out: Path, staging: Staging) -> WriteStats | None:
-    """Complete the staging folder to exactly `files`, then swap it in as a first build's output; None when the
-    writing copy failed (its folder is removed; the caller writes the output the usual way)."""
+def _finish_staged(files: dict[str, bytes], out: Path, staging: Staging) -> WriteStats:
+    """Complete the staging folder to exactly `files`, then swap it in as a first build's output."""
     folder, staged = staging.folder, staging.staged
     assert folder is not None
     try:
-        # Files made after staging go in while the copy may still be writing the staged ones (on the other core);
-        # one in the way of a staged file (a folder where a file was staged) only once that file is dealt with.
-        early = {rel for rel in files if rel not in staged and not _below(rel, staged)}
-        _write_all(folder, ((rel, files[rel]) for rel in files if rel in early))
-        if not staging.wait():
-            return None
         for rel, data in staged.items():
             if files.get(rel) is not data and files.get(rel) != data:  # left out or changed after it was staged
                 target = folder / rel
                 target.unlink()
                 _prune_empty(target.parent, folder)
         _write_all(folder, ((rel, data) for rel, data in files.items()
-                            if rel not in early and staged.get(rel) is not data and staged.get(rel) != data))
+                            if staged.get(rel) is not data and staged.get(rel) != data))
         # A staged file's digest is the writing copy's when the build kept that very file.
         _write_manifest(folder, files, {rel: sum_ for rel, sum_ in staging.digests.items()
                                         if files.get(rel) is staged[rel]})
@@ -267,16 +258,6 @@ def _finish_staged(files: dict[str, bytes], out: Path, staging: Staging) -> Writ
     finally:
         staging.discard()
     return WriteStats(written=len(files), unchanged=0, deleted=0)
-
-
-def _below(rel: str, files: Mapping[str, bytes]) -> bool:
-    """Whether one of the folders on the way to `rel` is a file among `files`."""
-    at = rel.find("/")
-    while at >= 0:
-        if rel[:at] in files:
-            return True
-        at = rel.find("/", at + 1)
-    return False
 
 
 def same_device(a: Path, b: Path) -> bool:

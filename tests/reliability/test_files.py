@@ -548,30 +548,6 @@ def test_the_manifest_of_a_staged_build_is_the_manifest_of_an_unstaged_one(
     assert (site / "public" / MANIFEST).read_bytes() == (tmp_path / "unstaged" / MANIFEST).read_bytes()
 
 
-def test_files_made_after_staging_are_written_while_the_copy_writes_the_staged_ones(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    site = tmp_path / "site"
-    site.mkdir()
-    staging = Staging(real_path(site / "public"))
-    staging.put({"index.html": b"home", "tags": b"a file, then a folder"})
-    folder = staging.folder
-    assert folder is not None
-    there_at_wait: list[str] = []
-    real_wait = Staging.wait
-
-    def wait(self: Staging) -> bool:
-        there_at_wait.extend(sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.xml")))
-        return real_wait(self)
-
-    monkeypatch.setattr(Staging, "wait", wait)
-    final = {"index.html": b"home", "feed.xml": b"<feed/>", "posts/feed.xml": b"<feed/>", "tags/feed.xml": b"<t/>"}
-    write_output(final, site / "public", site, staging=staging)
-    assert there_at_wait == ["feed.xml", "posts/feed.xml"], "written before waiting; tags/ once the file is gone"
-    published = _published(site / "public")
-    published.pop(MANIFEST)
-    assert published == final
-
-
 def test_staging_is_dropped_when_the_output_appeared_meanwhile_or_the_build_failed(tmp_path: Path) -> None:
     site = tmp_path / "site"
     site.mkdir()
