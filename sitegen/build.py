@@ -342,7 +342,10 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     rendered = [path for unit in memo.rendered for path in memo.outputs[unit].files]
     files.update(page_files)
     if options.stage is not None and default and not plan.config.languages:
-        options.stage({**static, **files})
+        # The feeds and search index made beside the workers are final too: one writer writes them with the pages
+        # (two writing at once in one file system are slower than one after the other).
+        made = {path: data for out in (prepared[0].files.values() if prepared else ()) for path, data in out.items()}
+        options.stage({**static, **files, **made})
     cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
     files.update(cv_outputs)
     seen = {**static, **files} if default else dict(files)

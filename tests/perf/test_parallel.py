@@ -80,6 +80,14 @@ def test_outputs_made_while_the_pages_render_are_memoized_as_when_made_after_the
     assert memos[1].used_blobs - memos[2].used_blobs == set()
 
 
+def test_feeds_and_search_index_made_beside_the_workers_are_staged_with_the_pages(make_site: MakeSite) -> None:
+    site = make_site(POSTS, layouts=False)
+    staged: list[str] = []
+    result = build_site(BuildOptions(source=site, jobs=2, stage=lambda files: staged.extend(files)))
+    assert {"feed.xml", "searchindex/meta.json", "searchindex/p/0.json", "posts/p007/index.html"} <= set(staged)
+    assert set(staged) <= set(result.files)
+
+
 def test_work_done_beside_the_workers_that_fails_is_done_again_in_its_place(
         make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
     site = make_site(POSTS, layouts=False)
