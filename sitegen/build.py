@@ -43,7 +43,7 @@ from sitegen.links import LinkResolver, broken_link_warnings
 from sitegen.markdown import MarkdownRenderer, Rendered
 from sitegen.memo import BuildMemo, config_key, digest, key_of, site_inputs_key, stable
 from sitegen.multilingual import cvs_of, link_plans, merge_files, relabel_language, root_files
-from sitegen.outputs import Prepared, generate_outputs, prepare_outputs
+from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
 from sitegen.parallel import map_in_two, render_many, with_params
 from sitegen.plan import SitePlan, plan_site, source_label
@@ -333,26 +333,19 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
         site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
     rendering = dataclasses.replace(rendering, site_key=site_key)
     templates = template_keys(state, rendering).names()  # before rendering: a file added meanwhile is a change
-    # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
-    skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
-    # While workers render the pages, this process makes what of the outputs reads only the rendered Markdown.
-    prepared: list[Prepared] = []
-    page_files = render_pages(state, rendering, warnings, memo, compiled=compiled, beside=_head_start(
-        lambda: prepare_outputs(state, site_dir, themes, memo, skip), prepared))
+    page_files = render_pages(state, rendering, warnings, memo, compiled=compiled)
     rendered = [path for unit in memo.rendered for path in memo.outputs[unit].files]
     files.update(page_files)
     if options.stage is not None and default and not plan.config.languages:
-        # The feeds and search index made beside the workers are final too: one writer writes them with the pages
-        # (two writing at once in one file system are slower than one after the other).
-        made = {path: data for out in (prepared[0].files.values() if prepared else ()) for path, data in out.items()}
-        options.stage({**static, **files, **made})
+        options.stage({**static, **files})
     cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
     files.update(cv_outputs)
+    # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
+    skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
     seen = {**static, **files} if default else dict(files)
     basis = RebuildBasis(rendering, sources.pages, seen, skip=skip, templates=templates)
     made_by: dict[str, str] = {}
-    generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip,
-                                 prepared=prepared[0] if prepared else None)
+    generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
     errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by, copies,

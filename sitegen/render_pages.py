@@ -99,8 +99,7 @@ class PageRendering:
 
 
 def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic], memo: BuildMemo | None = None,
-                 only: set[str] | None = None, compiled: TrackingEnvironment | None = None,
-                 beside: Callable[[], object] | None = None) -> dict[str, bytes]:
+                 only: set[str] | None = None, compiled: TrackingEnvironment | None = None) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
@@ -110,8 +109,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     With `only` (unit names, see `OutputEntry.source`), just those units are rendered and returned.
     Templates are not part of the site-wide key: each unit records the templates its render loaded (and the
     names it looked for), so a template edit renders again only the units that used that template.
-    `compiled`: the environment `compiled_templates` made for this very build, ahead; `beside`: work for this
-    process while the workers render (`sitegen.parallel.fork_map`).
+    `compiled`: the environment `compiled_templates` made for this very build, ahead.
     """
     site_dir, themes, jobs = how.site_dir, how.themes, how.jobs
     memo = memo or BuildMemo()
@@ -154,7 +152,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
     reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments else None
     done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in fork_map(
-        functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs, beside=beside)}
+        functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs)}
     errors: list[SitegenError] = []
     failed: set[str] = set()
     # One shared record per distinct set of templates (every post has the same): memory, and checks, once.

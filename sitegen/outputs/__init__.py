@@ -8,9 +8,7 @@ from __future__ import annotations
 import functools
 import pickle
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from sitegen.memo import BuildMemo, digest, stable
 from sitegen.outputs import aliases, calendar, feeds, newsfeed, search, sitemap
@@ -28,65 +26,28 @@ def content_key(state: SiteState, memo: BuildMemo) -> str:
     return digest(f"{memo.config_key}\x00{stable(state.build_date)}\x00{state.metadata_digest()}")
 
 
-@dataclass
-class Prepared:
-    """What `prepare_outputs` made ahead of `generate_outputs`."""
-
-    files: dict[str, dict[str, bytes]] = field(default_factory=dict)
-    """The files of each generator made whole, by its module name (`feeds`, `search`)."""
-    partial: dict[str, Any] = field(default_factory=dict)
-    """What a generator made of its own inputs (the search index: its parts from rendered Markdown, when other
-    pages are read from their output files), for `OutputContext.prepared`."""
-
-
-def prepare_outputs(state: SiteState, site_dir: Path, themes: list[Path], memo: BuildMemo,
-                    skip: frozenset[str] = frozenset()) -> Prepared:
-    """What of the outputs reads only the rendered Markdown, not one page file: the feeds, and the search index
-    (or its parts, `search.prepare`). A build makes it while its workers render the pages (this process would
-    otherwise wait), into the memo as `generate_outputs` would, and hands it to `generate_outputs(prepared=...)`.
-
-    Nothing is made here that `generate_outputs` would not make itself: should this fail, it makes everything
-    itself (and raises the error in its place)."""
-    ctx = OutputContext(state, site_dir, themes, {}, memo, content_key(state, memo))
-    prepared = Prepared()
-    if "feeds" not in skip:
-        prepared.files["feeds"] = feeds.generate(ctx)  # feeds read no page file (`ctx.files` is empty here)
-    if "search" not in skip:
-        whole, parts = search.prepare(ctx)
-        if whole is not None:
-            prepared.files["search"] = whole
-        prepared.partial["search"] = parts
-    return prepared
-
-
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
                      files: dict[str, bytes], memo: BuildMemo | None = None,
                      made_by: dict[str, str] | None = None, skip: frozenset[str] = frozenset(),
-                     edited: frozenset[str] | None = None, previous: Mapping[str, bytes] | None = None,
-                     prepared: Prepared | None = None) -> dict[str, bytes]:
+                     edited: frozenset[str] | None = None, previous: Mapping[str, bytes] | None = None
+                     ) -> dict[str, bytes]:
     """Run every generator in order; later generators see earlier ones' files. `made_by`, when given, is
     filled with output path -> the generator's name (`feeds`, `sitemap`, `aliases`, `search`), for messages.
 
     A generator that reads only metadata is reused from the memo while every page's metadata and the names of
     the files produced so far are unchanged; feeds and search memoize their entries by page content. Generators
     named in `skip` (by module name) are left out. A quick rebuild names the `edited` pages and gives the
-    `previous` build's files: a feed none of them is in is kept as it was. `prepared`: `prepare_outputs`' result
-    for this very state (a generator's files made there are taken as they are).
+    `previous` build's files: a feed none of them is in is kept as it was.
     """
     memo = memo or BuildMemo()
     meta_key = content_key(state, memo)
-    prepared = prepared or Prepared()
-    ctx = OutputContext(state, site_dir, themes, dict(files), memo, meta_key, edited, previous or {},
-                        prepared.partial)
+    ctx = OutputContext(state, site_dir, themes, dict(files), memo, meta_key, edited, previous or {})
     produced: dict[str, bytes] = {}
     names = digest("\n".join(sorted(ctx.files)))
     for generator, reads_bodies in GENERATORS:
-        module = generator.__module__.rsplit(".", 1)[-1]
-        if module in skip:
+        if generator.__module__.rsplit(".", 1)[-1] in skip:
             continue
-        if module in prepared.files:
-            out = prepared.files[module]
-        elif reads_bodies:  # feeds and search memoize each entry by page content themselves
+        if reads_bodies:  # feeds and search memoize each entry by page content themselves
             out = generator(ctx)
         else:
             name = f"{generator.__module__}.{generator.__qualname__}"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from sitegen.memo import BuildMemo
 from sitegen.views import SiteState
@@ -28,8 +27,6 @@ class OutputContext:
     previous: Mapping[str, bytes] = field(default_factory=dict)
     """In a quick rebuild: the files of the build before, which a generator may keep when no edited page is in
     them."""
-    prepared: Mapping[str, Any] = field(default_factory=dict)
-    """What `sitegen.outputs.prepare_outputs` made while the pages rendered, by generator (module name)."""
 
 
 Generator = Callable[[OutputContext], dict[str, bytes]]

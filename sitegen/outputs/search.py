@@ -67,21 +67,7 @@ def generate(ctx: OutputContext) -> dict[str, bytes]:
     content, and the shards by the whole list's."""
     if ctx.state.config.search.get("enabled", True) is False:
         return {}
-    return _index(ctx.state, ctx.files, ctx.memo.blob, ctx.prepared.get("search"))
-
-
-def prepare(ctx: OutputContext) -> tuple[dict[str, bytes] | None, dict[str, Part]]:
-    """Ahead of `generate`, from the rendered Markdown alone (a build does this while its workers render the
-    pages), into the memo as `generate` would: the whole index when no page is read from its output file (a
-    CV or publications page is), else the parts of the pages that are not, for `generate` (`OutputContext.prepared`)."""
-    if ctx.state.config.search.get("enabled", True) is False:
-        return {}, {}
-    if not _any_read_from_output(ctx.state):
-        return _index(ctx.state, {}, ctx.memo.blob), {}
-    made: dict[str, Part] = {}
-    for key, make in _doc_makers(ctx.state, None):
-        _page_and_terms(key, make, ctx.memo.blob, made)
-    return None, made
+    return _index(ctx.state, ctx.files, ctx.memo.blob)
 
 
 class Indexer:
@@ -107,23 +93,24 @@ class Indexer:
         return out
 
 
-Blob = Callable[[str, Callable[[], bytes]], bytes]
-
-
-def _index(state: SiteState, files: dict[str, bytes], blob: Blob, prepared: dict[str, Part] | None = None
+def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Callable[[], bytes]], bytes]
            ) -> dict[str, bytes]:
     # Each page's result file and its terms are memoized apart, the file as the very bytes published (one copy
-    # in memory, not one in the memo's pickle and one unpickled), and parts made now (or `prepare`d) are used as
-    # they are.
-    made: dict[str, Part] = dict(prepared or {})
+    # in memory, not one in the memo's pickle and one unpickled), and parts made now are used as they are.
+    made: dict[str, Part] = {}
+
+    def part(key: str, make: Callable[[], Part]) -> Part:
+        if key not in made:
+            made[key] = make()
+        return made[key]
+
     keys: list[str] = []
     fragments: list[bytes] = []
     terms: list[bytes] = []
     for key, make in _doc_makers(state, files):
         keys.append(key)
-        fragment, pickled = _page_and_terms(key, make, blob, made)
-        fragments.append(fragment)
-        terms.append(pickled)
+        fragments.append(blob(f"{key}:page", functools.partial(lambda k, m: part(k, m)[0], key, make)))
+        terms.append(blob(f"{key}:terms", functools.partial(lambda k, m: pickle.dumps(part(k, m)[1:]), key, make)))
 
     def shards() -> Iterator[tuple[str, dict[str, int]]]:
         for key, pickled in zip(keys, terms, strict=True):
@@ -150,39 +137,15 @@ Part = tuple[bytes, str, dict[str, int]]
 """A page's part of the index: its result file, its language and its terms' weights."""
 
 
-def _page_and_terms(key: str, make: Callable[[], Part], blob: Blob, made: dict[str, Part]) -> tuple[bytes, bytes]:
-    """A page's result file and its pickled terms, from the memo, else made (the part kept in `made`)."""
-
-    def part() -> Part:
-        if key not in made:
-            made[key] = make()
-        return made[key]
-
-    return blob(f"{key}:page", lambda: part()[0]), blob(f"{key}:terms", lambda: pickle.dumps(part()[1:]))
-
-
-def _listed(state: SiteState) -> Iterator[tuple[str, bool]]:
-    """Each page the index lists, in URL order, and whether it is read from its output file (not its Markdown)."""
-    tree = state.tree
-    for source in sorted(tree.pages, key=lambda s: tree.urls[s]):
-        page = tree.pages[source]
-        if page.kind == "page" and page.params.get("search") is not False:
-            yield source, bool(page.layout or page.generated or source not in state.rendered)
-
-
-def _any_read_from_output(state: SiteState) -> bool:
-    return any(from_output for _, from_output in _listed(state))
-
-
-def _doc_makers(state: SiteState, files: dict[str, bytes] | None) -> list[tuple[str, functools.partial[Part]]]:
-    """(memo key, maker of the page's part) for each listed page, in URL order; without `files`, only the pages
-    read from their rendered Markdown (the others are read from their output files)."""
+def _doc_makers(state: SiteState, files: dict[str, bytes]) -> list[tuple[str, functools.partial[Part]]]:
+    """(memo key, maker of the page's part) for each listed page, in URL order."""
     tree = state.tree
     out = []
-    for source, from_output in _listed(state):
-        if from_output:
-            if files is None:
-                continue
+    for source in sorted(tree.pages, key=lambda s: tree.urls[s]):
+        page = tree.pages[source]
+        if page.kind != "page" or page.params.get("search") is False:
+            continue
+        if page.layout or page.generated or source not in state.rendered:
             html = files.get(output_path_for(tree.urls[source]), b"").decode("utf-8", "replace")
             out.append((key_of("search-html", state.meta_key(source), html),
                         functools.partial(_html_doc, state, source, html)))

@@ -11,7 +11,6 @@ import pytest
 import sitegen.build
 from sitegen.build import BuildOptions, build_site
 from sitegen.errors import SitegenError
-from sitegen.memo import BuildMemo
 from sitegen.parallel import fenced_code, fork_map
 
 MakeSite = Callable[..., Path]
@@ -64,30 +63,6 @@ def test_items_of_one_group_share_chunks_so_a_worker_memo_serves_them() -> None:
     assert sorted(fork_map(_chunks_seen, items, 1, group=str)) == sorted((i, tuple(items)) for i in items)
 
 
-def test_outputs_made_while_the_pages_render_are_memoized_as_when_made_after_them(
-        make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
-    site = make_site(POSTS, layouts=False)
-    calls: list[int] = []
-    real_prepare = sitegen.build.prepare_outputs
-    monkeypatch.setattr(sitegen.build, "prepare_outputs", lambda *a, **k: calls.append(1) or real_prepare(*a, **k))
-    memos = {jobs: BuildMemo() for jobs in (1, 2)}
-    files = {jobs: build_site(BuildOptions(source=site, jobs=jobs), memo).files for jobs, memo in memos.items()}
-    assert calls == [1], "made beside the workers of the build with two"
-    assert files[1] == files[2] and "feed.xml" in files[2] and "searchindex/p/0.json" in files[2]
-    # Compiled templates aside (a build on two cores compiles every layout, one on one core those it uses).
-    blobs = {jobs: {k: v for k, v in memo.blobs.items() if not k.startswith("jinja:")} for jobs, memo in memos.items()}
-    assert blobs[1] == blobs[2] and any(k.endswith(":terms") for k in blobs[2])
-    assert memos[1].used_blobs - memos[2].used_blobs == set()
-
-
-def test_feeds_and_search_index_made_beside_the_workers_are_staged_with_the_pages(make_site: MakeSite) -> None:
-    site = make_site(POSTS, layouts=False)
-    staged: list[str] = []
-    result = build_site(BuildOptions(source=site, jobs=2, stage=lambda files: staged.extend(files)))
-    assert {"feed.xml", "searchindex/meta.json", "searchindex/p/0.json", "posts/p007/index.html"} <= set(staged)
-    assert set(staged) <= set(result.files)
-
-
 def test_work_done_beside_the_workers_that_fails_is_done_again_in_its_place(
         make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
     site = make_site(POSTS, layouts=False)
@@ -97,7 +72,6 @@ def test_work_done_beside_the_workers_that_fails_is_done_again_in_its_place(
         raise OSError("no head start")
 
     monkeypatch.setattr(sitegen.build, "compiled_templates", fail)
-    monkeypatch.setattr(sitegen.build, "prepare_outputs", fail)
     assert build_site(BuildOptions(source=site, jobs=2)).files == expected
 
 
