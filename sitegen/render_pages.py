@@ -23,6 +23,7 @@ from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BuildMemo, Fragment, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
 from sitegen.parallel import fork_map, worker_count
+from sitegen.plan import SitePlan
 from sitegen.redirects import redirect_page
 from sitegen.templates import (
     Fragments,
@@ -99,7 +100,7 @@ class PageRendering:
 
 
 def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic], memo: BuildMemo | None = None,
-                 only: set[str] | None = None) -> dict[str, bytes]:
+                 only: set[str] | None = None, compiled: TrackingEnvironment | None = None) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
@@ -109,10 +110,11 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     With `only` (unit names, see `OutputEntry.source`), just those units are rendered and returned.
     Templates are not part of the site-wide key: each unit records the templates its render loaded (and the
     names it looked for), so a template edit renders again only the units that used that template.
+    `compiled`: the environment `compiled_templates` made for this very build, ahead.
     """
     site_dir, themes, jobs = how.site_dir, how.themes, how.jobs
     memo = memo or BuildMemo()
-    env = _environment(state, how, memo)
+    env = compiled or _environment(state, how, memo)
     page_context = state.plan.page_context
     key = _units_key(state, how)
 
@@ -143,7 +145,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
                 files.update(cached)
             else:
                 pending.append(_Unit(source, unit, path, render, previous(unit)))
-    if worker_count(len(pending), jobs) > 1:
+    if compiled is None and worker_count(len(pending), jobs) > 1:
         _compile_templates(env)  # once here, not once in every worker
     # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
     # Included templates' texts are recorded whenever the dev server renders (its first full build too, so that
@@ -326,7 +328,15 @@ def check_templates(state: SiteState, how: PageRendering, names: dict[str, str],
     raise_if_any([_relative(e, how.site_dir, how.themes) for e in errors])
 
 
-def _environment(state: SiteState, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
+def compiled_templates(plan: SitePlan, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
+    """The environment `render_pages` will render this plan's pages with, every layout compiled (a cold build
+    makes it while the Markdown workers run, instead of between the two phases: ~0.2 s of ~60 templates)."""
+    env = _environment(plan, how, memo)
+    _compile_templates(env)
+    return env
+
+
+def _environment(state: SiteState | SitePlan, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
     """The Jinja environment pages are rendered with: site layouts, then the theme's."""
     config, renderer = state.config, how.renderer
     search_path = [*site_layouts(how.site_dir, config), *(t / "layouts" for t in how.themes)]
