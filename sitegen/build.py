@@ -46,7 +46,7 @@ from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
 from sitegen.parallel import map_in_two, render_many, with_params
 from sitegen.plan import SitePlan, plan_site, source_label
-from sitegen.render_pages import PageRendering, render_pages, template_keys, template_syntax_errors
+from sitegen.render_pages import PageRendering, page_environment, render_pages, template_syntax_errors
 from sitegen.result import BuildResult, RebuildBasis
 from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
@@ -311,8 +311,9 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     if plan.urls.prefix:  # which paths stay at the root or go to the default language decides this one's links
         site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
     rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
-    templates = template_keys(state, rendering).names()  # before rendering: a file added meanwhile is a change
-    page_files = render_pages(state, rendering, warnings, memo)
+    environment = page_environment(state, rendering, memo)
+    templates = environment.keys.names()  # before rendering: a file added meanwhile is a change
+    page_files = render_pages(state, rendering, warnings, memo, env=environment)
     rendered = [path for unit in memo.rendered for path in memo.outputs[unit].files]
     files.update(page_files)
     if options.stage is not None and default and not plan.config.languages:
@@ -322,7 +323,7 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     # The dev server indexes the default language in the background; a multilingual site's indexes are made here.
     skip = frozenset({"search"}) if options.defer_search and not plan.config.languages else frozenset()
     seen = {**static, **files} if default else dict(files)
-    basis = RebuildBasis(rendering, sources.pages, seen, skip=skip, templates=templates)
+    basis = RebuildBasis(rendering, sources.pages, seen, skip=skip, templates=templates, environment=environment)
     made_by: dict[str, str] = {}
     generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip)
     files.update(generated)

@@ -98,7 +98,7 @@ class PageRendering:
 
 
 def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic], memo: BuildMemo | None = None,
-                 only: set[str] | None = None) -> dict[str, bytes]:
+                 only: set[str] | None = None, env: TrackingEnvironment | None = None) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
@@ -108,10 +108,12 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     With `only` (unit names, see `OutputEntry.source`), just those units are rendered and returned.
     Templates are not part of the site-wide key: each unit records the templates its render loaded (and the
     names it looked for), so a template edit renders again only the units that used that template.
+    `env` (`page_environment` of the same rendering and memo) is rendered with when given: the dev server keeps
+    one, its templates loaded, while no template changes.
     """
     site_dir, themes, jobs = how.site_dir, how.themes, how.jobs
     memo = memo or BuildMemo()
-    env = _environment(state, how, memo)
+    env = env if env is not None else page_environment(state, how, memo)
     page_context = state.plan.page_context
     key = digest(how.site_key + files_key([site_dir / "i18n", *(t / "i18n" for t in themes)])
                  + state.metadata_digest())
@@ -144,7 +146,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
             else:
                 pending.append(_Unit(source, unit, path, render, previous(unit)))
     if worker_count(len(pending), jobs) > 1:
-        _compile_templates(env)  # once here, not once in every worker
+        compile_templates(env)  # once here, not once in every worker
     # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
     # Included templates' texts are recorded whenever the dev server renders (its first full build too, so that
     # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
@@ -237,11 +239,12 @@ def _once_each(errors: list[SitegenError]) -> list[SitegenError]:
     return out
 
 
-def check_templates(state: SiteState, how: PageRendering, names: dict[str, str], memo: BuildMemo) -> None:
+def check_templates(state: SiteState, how: PageRendering, names: dict[str, str], memo: BuildMemo,
+                    env: TrackingEnvironment | None = None) -> None:
     """Compile these templates (name -> a page that uses it, for the message) before any page is rendered with
     them: one that does not compile is reported once, located, instead of once per page (the bytecode goes to
-    the memo, for the render that follows)."""
-    env = _environment(state, how, memo)
+    the memo, and to `env` when given, for the render that follows)."""
+    env = env if env is not None else page_environment(state, how, memo)
     errors: list[SitegenError] = []
     for name, page in sorted(names.items()):
         try:
@@ -255,8 +258,9 @@ def check_templates(state: SiteState, how: PageRendering, names: dict[str, str],
     raise_if_any([_relative(e, how.site_dir, how.themes) for e in errors])
 
 
-def _environment(state: SiteState, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
-    """The Jinja environment pages are rendered with: site layouts, then the theme's."""
+def page_environment(state: SiteState, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
+    """The Jinja environment pages are rendered with: site layouts, then the theme's (compiled templates kept
+    in `memo`)."""
     config, renderer = state.config, how.renderer
     search_path = [*site_layouts(how.site_dir, config), *(t / "layouts" for t in how.themes)]
     translator = Translator(how.strings or Strings(), config.language,
@@ -267,7 +271,7 @@ def _environment(state: SiteState, how: PageRendering, memo: BuildMemo) -> Track
 
 def template_keys(state: SiteState, how: PageRendering) -> TemplateKeys:
     """What each template name resolves to now, through the loader pages are rendered with."""
-    return _environment(state, how, BuildMemo()).keys
+    return page_environment(state, how, BuildMemo()).keys
 
 
 def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfig, memo: BuildMemo
@@ -299,8 +303,9 @@ _GO_TEMPLATE = re.compile(r"\{\{-?\s*(?:define|partial|template|range|with|end)\
 unless a page picks one by name, which reports it then."""
 
 
-def _compile_templates(env: jinja2.Environment) -> None:
-    """Compile every layout ahead of rendering; one that does not compile is reported when it is used."""
+def compile_templates(env: jinja2.Environment) -> None:
+    """Compile (or load from the bytecode cache) every layout ahead of rendering; one that does not compile is
+    reported when it is used."""
     for name in env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml", ".json"))):
         if not name.startswith("theme/"):
             try:
