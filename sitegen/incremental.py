@@ -140,11 +140,14 @@ def rebuild_edited_templates(previous: BuildResult, changed: set[Path], memo: Bu
     sizes = _quick_start(basis, memo)
     units = memo.units_using_changed_templates(keys.unchanged)
     users: dict[str, list[str]] = {}
+    edited_names: dict[int, list[str]] = {}  # per shared record of templates (every post has the same one)
     for unit in sorted(units):
         entry = memo.outputs[unit]
-        for name, was in entry.templates:
-            if keys(name) != was:
-                users.setdefault(name, []).append(source_label(entry.source))
+        names = edited_names.get(id(entry.templates))
+        if names is None:
+            names = edited_names[id(entry.templates)] = [name for name, was in entry.templates if keys(name) != was]
+        for name in names:
+            users.setdefault(name, []).append(source_label(entry.source))
     # A template that does not compile is said once, and no page is rendered with it.
     check_templates(state, how, {name: pages[0] + (f" and {len(set(pages)) - 1} more pages" if len(set(pages)) > 1
                                                    else "") for name, pages in users.items()}, memo, env)

@@ -21,7 +21,7 @@ from sitegen.i18n import Strings, Translator
 from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BuildMemo, Fragment, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
-from sitegen.parallel import fork_map, worker_count
+from sitegen.parallel import fork_map, split_in_two, worker_count
 from sitegen.redirects import redirect_page
 from sitegen.templates import (
     Fragments,
@@ -151,13 +151,17 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     # Included templates' texts are recorded whenever the dev server renders (its first full build too, so that
     # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
     reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments else None
-    done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in fork_map(
+    # A quick rebuild (a template edit under `sitegen serve`) renders half of its units here and half in one copy
+    # of this process (`split_in_two`); a build uses a pool of workers.
+    run = split_in_two if only is not None else fork_map
+    done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in run(
         functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs)}
     errors: list[SitegenError] = []
     failed: set[str] = set()
     # One shared record per distinct set of templates (every post has the same): memory, and checks, once.
     records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
     contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    by_loaded: dict[frozenset[str], tuple[tuple[str, str], ...]] = {}
     for item in pending:
         if item.source in failed:
             continue
@@ -184,8 +188,10 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
             finally:
                 state.reads, env.loaded = None, None
         deps = tuple(sorted((s, body_digest(s) or "") for s in reads | {item.source}))
-        templates = tuple((name, env.keys(name)) for name in sorted(loaded))
-        templates = records.setdefault(templates, templates)
+        templates = by_loaded.get(loaded)  # (10,000 posts: one set of templates, keyed once)
+        if templates is None:
+            templates = tuple((name, env.keys(name)) for name in sorted(loaded))
+            templates = by_loaded[loaded] = records.setdefault(templates, templates)
         was = item.previous.fragments if item.previous is not None else ()
         fragments = tuple(was[f] if isinstance(f, int) else _shared(f, records, contexts) for f in found[0])
         memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates, fragments, found[1])
