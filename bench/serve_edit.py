@@ -1,15 +1,18 @@
-"""Time one post saved under a real `sitegen serve`: from the save to the edited page served after the live-reload
-event (as bench/run.py measures it), beside the server's own "Rebuilt in N ms".
+"""Time one post (or the layout of every post) saved under a real `sitegen serve`: from the save to the edited page
+served after the live-reload event (as bench/run.py measures it), beside the server's own "Rebuilt in N ms".
 
-Usage: python bench/serve_edit.py SITE [--runs 10] [--code DIR ...]
+Usage: python bench/serve_edit.py SITE [--runs 10] [--code DIR ...] [--cold] [--edit post|template]
 
 SITE is copied to a temporary folder per server (never changed; its `.sitegen-cache`, if any, is copied too, so
-that a server starts warm: `sitegen build --source SITE` once makes it). Each `--code DIR` starts one server with
+that a server starts warm: `sitegen build --source SITE` once makes it; with `--cold` it is left out, and the
+server starts as bench/run.py starts it, with no cache). Each `--code DIR` starts one server with
 `PYTHONPATH=DIR` (a checkout of another version of sitegen, to compare; default: the sitegen this Python
 imports). Rounds go round-robin over the servers, each edit made once every server is idle again (no server
 used CPU for half a second: the search index is made in the background after a build). The edit appends a
-marker paragraph to the middle post; the page is polled every 5 ms until it holds the marker. Prints each
-server's median and range of save -> served ms and of its own rebuild ms.
+marker paragraph to the middle post (`--edit template`: puts one before `</article>` in `layouts/single.html`, a
+copy of the default theme's made before the server starts, as bench/run.py does); the post's page is polled every
+5 ms until it holds the marker. Prints each server's median and range of save -> served ms and of its own
+rebuild ms.
 """
 
 from __future__ import annotations
@@ -27,19 +30,37 @@ import threading
 import time
 from pathlib import Path
 
-from run import cpu_ticks, descendants, free_port, get, middle_post, wait_for  # bench/run.py (this folder)
+from run import (  # bench/run.py (this folder)
+    REPO,
+    cpu_ticks,
+    descendants,
+    free_port,
+    get,
+    middle_post,
+    wait_for,
+    with_marker,
+)
 
 
 class Served:
     """One `sitegen serve` on its own copy of the site."""
 
-    def __init__(self, site: Path, code: str | None, work: Path, number: int) -> None:
+    def __init__(self, site: Path, code: str | None, work: Path, number: int, *, cold: bool, template: bool) -> None:
         self.label = code or "this checkout"
         self.site = work / f"site-{number}"
-        shutil.copytree(site, self.site, ignore=shutil.ignore_patterns("public"))
-        self.post = middle_post(self.site)
-        self.original = self.post.read_text(encoding="utf-8")
-        self.url = f"/posts/{self.post.stem}/"
+        shutil.copytree(site, self.site, ignore=shutil.ignore_patterns("public", *([".sitegen-cache"] if cold else [])))
+        post = middle_post(self.site)
+        self.url = f"/posts/{post.stem}/"
+        if template:
+            self.saved = self.site / "layouts" / "single.html"
+            self.saved.parent.mkdir(exist_ok=True)
+            self.original = (REPO / "themes" / "default" / "layouts" / "single.html").read_text(encoding="utf-8")
+            self.saved.write_text(with_marker(self.original, "bench-start"), encoding="utf-8")
+            self.text = lambda marker: with_marker(self.original, marker)
+        else:
+            self.saved = post
+            self.original = post.read_text(encoding="utf-8")
+            self.text = lambda marker: f"{self.original}\n\n{marker}\n"
         self.port = free_port()
         self.logfile = work / f"server-{number}.log"
         env = dict(os.environ)
@@ -68,7 +89,7 @@ class Served:
         threading.Thread(target=self._listen, args=(listening, reloaded), daemon=True).start()
         listening.wait(10)
         started = time.perf_counter()
-        self.post.write_text(f"{self.original}\n\n{marker}\n", encoding="utf-8")
+        self.saved.write_text(self.text(marker), encoding="utf-8")
         if not reloaded.wait(600):
             raise SystemExit(f"{self.label}: no reload event after the save")
         wait_for(lambda: marker.encode() in get(self.port, self.url)[1], 600, f"{self.url} with the edit")
@@ -117,9 +138,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--code", action="append", default=[],
                         help="a sitegen checkout to run the server from (PYTHONPATH); repeat to compare")
+    parser.add_argument("--cold", action="store_true", help="start without the site's build cache")
+    parser.add_argument("--edit", choices=["post", "template"], default="post")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="serve-edit-") as tmp:
-        servers = [Served(args.site, code, Path(tmp), n) for n, code in enumerate(args.code or [None])]
+        servers = [Served(args.site, code, Path(tmp), n, cold=args.cold, template=args.edit == "template")
+                   for n, code in enumerate(args.code or [None])]
         try:
             for server in servers:
                 wait_for(lambda s=server: "Serving " in s.log(), 900, f"{server.label} to start", 0.05)  # type: ignore[misc]
