@@ -34,7 +34,7 @@ from sitegen.content.sources import read_text
 from sitegen.content.talks import read_talk
 from sitegen.errors import Diagnostic, SitegenError
 from sitegen.links import broken_link_warnings
-from sitegen.memo import BuildMemo
+from sitegen.memo import MISSING, BuildMemo
 from sitegen.outputs import generate_outputs
 from sitegen.parallel import render_many
 from sitegen.plan import source_label
@@ -227,8 +227,10 @@ def prepare_quick_rebuilds(result: BuildResult, memo: BuildMemo) -> None:
         _ = result.state.tree.order
     if result.basis is not None:
         _ = result.basis.by_rel
-        if result.basis.environment is not None:
-            compile_templates(result.basis.environment)
+        if result.basis.environment is not None:  # the templates the pages loaded (not every one a theme has)
+            records = {id(entry.templates): entry.templates for entry in memo.outputs.values()}
+            compile_templates(result.basis.environment, sorted(
+                {name for record in records.values() for name, key in record if key != MISSING}))
 
 
 def _prune(memo: BuildMemo, sizes: tuple[int, int, int]) -> None:

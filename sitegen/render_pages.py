@@ -6,7 +6,7 @@ import dataclasses
 import functools
 import posixpath
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -309,10 +309,11 @@ _GO_TEMPLATE = re.compile(r"\{\{-?\s*(?:define|partial|template|range|with|end)\
 unless a page picks one by name, which reports it then."""
 
 
-def compile_templates(env: jinja2.Environment) -> None:
-    """Compile (or load from the bytecode cache) every layout ahead of rendering; one that does not compile is
-    reported when it is used."""
-    for name in env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml", ".json"))):
+def compile_templates(env: jinja2.Environment, names: Iterable[str] | None = None) -> None:
+    """Compile (or load from the bytecode cache) every layout, or these, ahead of rendering; one that does not
+    compile is reported when it is used."""
+    for name in names if names is not None else env.list_templates(
+            filter_func=lambda n: n.endswith((".html", ".xml", ".json"))):
         if not name.startswith("theme/"):
             try:
                 env.get_template(name)
