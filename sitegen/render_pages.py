@@ -207,6 +207,8 @@ def _shared(fragment: Fragment, records: dict[tuple[tuple[str, str], ...], tuple
     the same variables)."""
     templates = records.setdefault(fragment.templates, fragment.templates)
     context = contexts.setdefault(fragment.context, fragment.context)
+    if templates is fragment.templates and context is fragment.context:  # shared already (rendered here)
+        return fragment
     return Fragment(fragment.name, context, templates, fragment.reads)
 
 
