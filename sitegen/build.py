@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from sitegen.config import SiteConfig
 from sitegen.content.dates import build_time, source_date_epoch
@@ -46,10 +47,19 @@ from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
 from sitegen.parallel import map_in_two, render_many, with_params
 from sitegen.plan import SitePlan, plan_site, source_label
-from sitegen.render_pages import PageRendering, page_environment, render_pages, template_syntax_errors
+from sitegen.render_pages import (
+    PageRendering,
+    compiled_templates,
+    page_environment,
+    render_pages,
+    template_syntax_errors,
+)
 from sitegen.result import BuildResult, RebuildBasis
+from sitegen.templates import TrackingEnvironment
 from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
+
+Made = TypeVar("Made")
 
 
 @dataclass(frozen=True)
@@ -291,12 +301,23 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     options, memo = how.options, how.memo
     site_dir = options.source
     themes = theme_dirs(site_dir, plan.config.theme)
-    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs)
-    files, origins = _copy_resources(sources, plan.tree, site.origins)
-    # Page images: sizes and smaller/WebP copies (memoized by content), then each page's <img> use them.
+    rendering = PageRendering(site_dir, themes, how.renderer, jobs=options.jobs, strings=how.strings)
+
+    def resources() -> tuple[dict[str, bytes], dict[str, str], ImageCatalog]:
+        """The content resources, and the images' sizes and smaller/WebP copies (memoized by content)."""
+        files, origins = _copy_resources(sources, plan.tree, site.origins)
+        return files, origins, ImageCatalog.build({**static, **files}, [
+            *plan.tree.resources.values(), *_site_static(sources, site_dir)],
+            ImageSettings.from_params(plan.config.params), memo)
+
+    # While workers render the Markdown, this process compiles the templates and reads the resources and images
+    # (none of which needs the Markdown), rather than wait for the workers and then do it.
+    ahead: list[tuple[TrackingEnvironment, tuple[dict[str, bytes], dict[str, str], ImageCatalog]]] = []
+    state, warnings = _render_markdown(plan, how.renderer, memo, options.jobs, beside=_head_start(
+        lambda: (compiled_templates(plan, rendering, memo), resources()), ahead))
+    compiled, (files, origins, images) = ahead[0] if ahead else (None, resources())
+    # Then each page's <img> uses the images' sizes and copies.
     readable = {**static, **files}
-    images = ImageCatalog.build(readable, [*plan.tree.resources.values(), *_site_static(sources, site_dir)],
-                                ImageSettings.from_params(plan.config.params), memo)
     state.images = images
     images.add_share_crops(_shared_images(state), readable, memo)
     copies = dict(images.files)
@@ -310,8 +331,8 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
                                               how.publications, plan.build_date, upcoming), images.key)
     if plan.urls.prefix:  # which paths stay at the root or go to the default language decides this one's links
         site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
-    rendering = PageRendering(site_dir, themes, how.renderer, site_key, options.jobs, how.strings)
-    environment = page_environment(state, rendering, memo)
+    rendering = dataclasses.replace(rendering, site_key=site_key)
+    environment = compiled if compiled is not None else page_environment(state, rendering, memo)
     templates = environment.keys.names()  # before rendering: a file added meanwhile is a change
     page_files = render_pages(state, rendering, warnings, memo, env=environment)
     rendered = [path for unit in memo.rendered for path in memo.outputs[unit].files]
@@ -331,6 +352,20 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by, copies,
                             with_static=default).check()
     return _LanguageBuild(files, origins, state, basis, len(page_files), warnings, errors, rendered)
+
+
+def _head_start(make: Callable[[], Made], into: list[Made]) -> Callable[[], None]:
+    """`make`, as work for this process while workers render (`sitegen.parallel.fork_map`'s `beside`): its result
+    goes into `into`. Should it fail, `into` stays empty and the caller makes it in its usual place after the
+    workers, where the error is raised as it always was (so errors come in the order they did)."""
+
+    def run() -> None:
+        try:
+            into.append(make())
+        except Exception:  # noqa: BLE001, S110 - made again, and raised, in its place
+            pass
+
+    return run
 
 
 def _static_copies(images: ImageCatalog, static: dict[str, bytes]) -> set[str]:
@@ -500,10 +535,11 @@ def _in_content(exc: SitegenError, source: SourceFile) -> SitegenError:
     return exc
 
 
-def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo, jobs: int | None
-                     ) -> tuple[SiteState, list[Diagnostic]]:
+def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo, jobs: int | None,
+                     beside: Callable[[], object] | None = None) -> tuple[SiteState, list[Diagnostic]]:
     """Render every content page's Markdown (reusing the memo, in parallel when large) with links resolved to
-    URLs; the site state the templates read, and a warning per broken link."""
+    URLs; the site state the templates read, and a warning per broken link (`beside`: work for this process
+    while the workers run, see `sitegen.parallel.fork_map`)."""
     tree, urls = plan.tree, plan.urls
     resolver = LinkResolver(tree, urls)
     rendered: dict[str, Rendered] = {}
@@ -517,7 +553,7 @@ def _render_markdown(plan: SitePlan, renderer: MarkdownRenderer, memo: BuildMemo
     missing = [s for s in plan.content if s not in rendered]
     fresh_summaries: dict[str, str] = {}
     for source, (result, links) in render_many(tree, renderer, urls, plan.dialect, missing, jobs,
-                                               plan.config.params, summaries=True).items():
+                                               plan.config.params, summaries=True, beside=beside).items():
         page = tree.pages[source]
         if result.front_summary is not None:
             fresh_summaries[source], result.front_summary = result.front_summary, None

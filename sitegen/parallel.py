@@ -157,10 +157,13 @@ def worker_count(pages: int, jobs: int | None) -> int:
 
 
 def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None,
-             group: Callable[[Item], str] | None = None) -> list[Any]:
+             group: Callable[[Item], str] | None = None, beside: Callable[[], object] | None = None) -> list[Any]:
     """`task` over chunks of `items`, in forked workers when there are enough items; results concatenated
     in an order that depends on the number of workers, so results must carry their own keys. Items of one
-    `group` key go to one chunk where they can (each worker process keeps its own memos: highlighted code)."""
+    `group` key go to one chunk where they can (each worker process keeps its own memos: highlighted code).
+
+    `beside` is work for this process while the workers run (it would otherwise only wait for them): called
+    once the workers are forked, so they never see what it does; not called when everything runs here."""
     workers = worker_count(len(items), jobs)
     if workers <= 1:
         return task(items)
@@ -176,7 +179,14 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                  initializer=_start_worker, initargs=(os.getpid(), task)) as pool:
-            return [item for chunk in pool.map(_run_task, chunks) for item in chunk]
+            results = pool.map(_run_task, chunks)  # the workers are forked here, before `beside` runs
+            if beside is not None:
+                try:
+                    beside()
+                except BaseException:
+                    pool.shutdown(cancel_futures=True)
+                    raise
+            return [item for chunk in results for item in chunk]
     finally:
         gc.unfreeze()
 
@@ -195,11 +205,11 @@ def split_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[It
 
 
 def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, dialect: Dialect, sources: list[str],
-                jobs: int | None, site_params: Mapping[str, Any] | None = None, *, summaries: bool = False
-                ) -> dict[str, tuple[Rendered, LinkDecisions]]:
+                jobs: int | None, site_params: Mapping[str, Any] | None = None, *, summaries: bool = False,
+                beside: Callable[[], object] | None = None) -> dict[str, tuple[Rendered, LinkDecisions]]:
     """Render these pages' Markdown, in parallel when it pays; the same result for any number of workers
     (`site_params`: what in-content syntax such as Hugo's `param` shortcode may read; `summaries`: render
-    front-matter summaries too)."""
+    front-matter summaries too; `beside`: see `fork_map`)."""
 
     def task(chunk: Sequence[str]) -> list[tuple[str, Rendered, LinkDecisions]]:
         resolver = LinkResolver(tree, urls)
@@ -209,7 +219,7 @@ def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, 
     def code_of(source: str) -> str:
         return fenced_code(tree.pages[source].body)
 
-    return {source: (rendered, links) for source, rendered, links in fork_map(task, sources, jobs, code_of)}
+    return {source: (rendered, links) for source, rendered, links in fork_map(task, sources, jobs, code_of, beside)}
 
 
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)

@@ -177,6 +177,8 @@ class TrackingEnvironment(jinja2.Environment):
         self.fragments: Fragments | None = None
         """While one output unit renders with fragment reuse on: its included templates' texts."""
         self.loaded: set[str] | None = None
+        self.compiled = False
+        """Whether every layout was compiled into it (`render_pages.compile_templates`), before workers fork."""
         self.keys = TemplateKeys(self)
         """What each name resolved to, taken before the template is first loaded (an edit made in between
         leaves an older key, so the next build renders again rather than reuse a stale render)."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import sitegen
-from sitegen.cli import main
+from sitegen.cli import COMMANDS, main
 
 MakeSite = Callable[..., Path]
 
@@ -37,6 +37,16 @@ def test_build_writes_public_and_prints_summary(make_site: MakeSite, capsys: pyt
 def test_version_and_module_entry_point() -> None:
     proc = subprocess.run([sys.executable, "-m", "sitegen", "--version"], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == f"sitegen {sitegen.__version__} (sitegen-cv=={sitegen.__version__})"
+
+
+def test_a_command_imports_only_its_own_module_and_help_lists_every_command() -> None:
+    script = ("import sys\nfrom sitegen.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+              "print(sorted(m for m in sys.modules if m.startswith('sitegen.commands.')))")
+    proc = subprocess.run([sys.executable, "-c", script, "-q", "build", "--help"], capture_output=True, text=True,
+                          check=True)
+    assert "--output OUTPUT" in proc.stdout and proc.stdout.splitlines()[-1] == "['sitegen.commands.build']"
+    listed = subprocess.run([sys.executable, "-m", "sitegen", "--help"], capture_output=True, text=True).stdout
+    assert all(f"    {name} " in listed for name in COMMANDS)
 
 
 def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
+import sitegen.build
 from sitegen.build import BuildOptions, build_site
 from sitegen.errors import SitegenError
 from sitegen.parallel import fenced_code, fork_map
@@ -59,6 +61,45 @@ def test_items_of_one_group_share_chunks_so_a_worker_memo_serves_them() -> None:
     # 5 groups of 48 in chunks of 30: each group in at most 3 chunks (not in all 8, as dealt round-robin).
     assert max(sum(1 for chunk in chunks if any(i % 5 == key for i in chunk)) for key in range(5)) <= 3
     assert sorted(fork_map(_chunks_seen, items, 1, group=str)) == sorted((i, tuple(items)) for i in items)
+
+
+def test_work_done_beside_the_workers_that_fails_is_done_again_in_its_place(
+        make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make_site(POSTS, layouts=False)
+    expected = build_site(BuildOptions(source=site, jobs=1)).files
+
+    def fail(*_args: object, **_kwargs: object) -> None:
+        raise OSError("no head start")
+
+    monkeypatch.setattr(sitegen.build, "compiled_templates", fail)
+    assert build_site(BuildOptions(source=site, jobs=2)).files == expected
+
+
+_MARKS: list[str] = []
+
+
+def _pid_and_marks(chunk: Sequence[int]) -> list[tuple[int, int, tuple[str, ...]]]:
+    return [(item, os.getpid(), tuple(_MARKS)) for item in chunk]
+
+
+def test_work_beside_the_workers_runs_in_this_process_after_they_are_forked() -> None:
+    calls: list[int] = []
+
+    def beside() -> None:
+        calls.append(os.getpid())
+        _MARKS.append("compiled")
+
+    try:
+        out = fork_map(_pid_and_marks, list(range(240)), 2, beside=beside)
+        assert calls == [os.getpid()]
+        assert sorted(item for item, _, _ in out) == list(range(240))
+        assert os.getpid() not in {pid for _, pid, _ in out}
+        assert {marks for _, _, marks in out} == {()}, "the workers were forked before it ran"
+        calls.clear()
+        fork_map(_pid_and_marks, list(range(240)), 1, beside=beside)
+        assert calls == [], "in one process there is no wait to fill"
+    finally:
+        _MARKS.clear()
 
 
 def test_fenced_code_is_what_pages_are_grouped_by() -> None:
