@@ -50,8 +50,8 @@ from sitegen.plan import SitePlan, plan_site, source_label
 from sitegen.render_pages import (
     PageRendering,
     compiled_templates,
+    page_environment,
     render_pages,
-    template_keys,
     template_syntax_errors,
 )
 from sitegen.result import BuildResult, RebuildBasis
@@ -335,8 +335,9 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     if plan.urls.prefix:  # which paths stay at the root or go to the default language decides this one's links
         site_key = digest(site_key + stable([sorted(plan.urls.shared), sorted(plan.urls.fallback.items())]))
     rendering = dataclasses.replace(rendering, site_key=site_key)
-    templates = template_keys(state, rendering).names()  # before rendering: a file added meanwhile is a change
-    page_files = render_pages(state, rendering, warnings, memo, compiled=compiled)
+    environment = compiled if compiled is not None else page_environment(state, rendering, memo)
+    templates = environment.keys.names()  # before rendering: a file added meanwhile is a change
+    page_files = render_pages(state, rendering, warnings, memo, env=environment)
     rendered = [path for unit in memo.rendered for path in memo.outputs[unit].files]
     files.update(page_files)
     if options.stage is not None and default and not plan.config.languages:
@@ -344,7 +345,7 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     cv_outputs = cv_files(plan.cv, how.cv, plan.build_date, memo)
     files.update(cv_outputs)
     seen = {**static, **files} if default else dict(files)
-    basis = RebuildBasis(rendering, sources.pages, seen, skip=skip, templates=templates)
+    basis = RebuildBasis(rendering, sources.pages, seen, skip=skip, templates=templates, environment=environment)
     made_by: dict[str, str] = {}
     generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip)
     files.update(generated)

@@ -34,12 +34,20 @@ from sitegen.content.sources import read_text
 from sitegen.content.talks import read_talk
 from sitegen.errors import Diagnostic, SitegenError
 from sitegen.links import broken_link_warnings
-from sitegen.memo import BuildMemo
+from sitegen.memo import MISSING, BuildMemo
 from sitegen.outputs import generate_outputs
 from sitegen.parallel import render_many
 from sitegen.plan import source_label
-from sitegen.render_pages import check_templates, render_pages, site_layouts, template_keys
+from sitegen.render_pages import (
+    PageRendering,
+    check_templates,
+    compile_templates,
+    page_environment,
+    render_pages,
+    site_layouts,
+)
 from sitegen.result import BuildResult, RebuildBasis
+from sitegen.templates import MemoBytecodeCache, TrackingEnvironment
 from sitegen.views import SiteState
 
 K = TypeVar("K")
@@ -100,8 +108,10 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     warnings = [w for w in previous.warnings if w.path not in {f"content/{rel}" for rel in edited}]
     for rel in sorted(edited):
         warnings += [*page_warnings([edited[rel]]), *rendered[rel].warnings, *broken_link_warnings(rel, rendered[rel])]
-    page_files = render_pages(new_state, dataclasses.replace(basis.rendering, jobs=1), warnings, memo, only=units)
-    return _finish(previous, new_state, page_files, memo, sizes, warnings, started, frozenset(edited))
+    how = dataclasses.replace(basis.rendering, jobs=1)
+    env = _environment(basis, new_state, how, memo)
+    page_files = render_pages(new_state, how, warnings, memo, only=units, env=env)
+    return _finish(previous, new_state, page_files, memo, sizes, warnings, started, frozenset(edited), env)
 
 
 def rebuild_edited_templates(previous: BuildResult, changed: set[Path], memo: BuildMemo) -> BuildResult | None:
@@ -121,23 +131,29 @@ def rebuild_edited_templates(previous: BuildResult, changed: set[Path], memo: Bu
     roots = [*site_layouts(how.site_dir, state.config), *(t / "layouts" for t in how.themes)]
     if not all(_inside(path, roots) for path in changed):
         return None
-    keys = template_keys(state, how)
+    # One environment for the whole rebuild: its keys are taken before any template is loaded again (an edit
+    # made meanwhile is then a change for the next rebuild), the check compiles into it, the pages render with it.
+    env = page_environment(state, how, memo)
+    keys = env.keys
     if keys.names() != basis.templates:
         return None  # a template added or removed may change the layout a page picks, or which pages render
     sizes = _quick_start(basis, memo)
     units = memo.units_using_changed_templates(keys.unchanged)
     users: dict[str, list[str]] = {}
+    edited_names: dict[int, list[str]] = {}  # per shared record of templates (every post has the same one)
     for unit in sorted(units):
         entry = memo.outputs[unit]
-        for name, was in entry.templates:
-            if keys(name) != was:
-                users.setdefault(name, []).append(source_label(entry.source))
+        names = edited_names.get(id(entry.templates))
+        if names is None:
+            names = edited_names[id(entry.templates)] = [name for name, was in entry.templates if keys(name) != was]
+        for name in names:
+            users.setdefault(name, []).append(source_label(entry.source))
     # A template that does not compile is said once, and no page is rendered with it.
     check_templates(state, how, {name: pages[0] + (f" and {len(set(pages)) - 1} more pages" if len(set(pages)) > 1
-                                                   else "") for name, pages in users.items()}, memo)
+                                                   else "") for name, pages in users.items()}, memo, env)
     warnings = list(previous.warnings)
-    page_files = render_pages(state, how, warnings, memo, only=units) if units else {}
-    return _finish(previous, state, page_files, memo, sizes, warnings, started, frozenset())
+    page_files = render_pages(state, how, warnings, memo, only=units, env=env) if units else {}
+    return _finish(previous, state, page_files, memo, sizes, warnings, started, frozenset(), env)
 
 
 def _inside(path: Path, roots: list[Path]) -> bool:
@@ -155,9 +171,21 @@ def _inside(path: Path, roots: list[Path]) -> bool:
     return False
 
 
+def _environment(basis: RebuildBasis, state: SiteState, how: PageRendering, memo: BuildMemo
+                 ) -> TrackingEnvironment:
+    """The environment the last build rendered with (its templates loaded; none changed since, or this would not
+    be a quick rebuild of page texts), or a new one when it was made for another memo or other URLs."""
+    env = basis.environment
+    cache = env.bytecode_cache if env is not None else None
+    if env is None or not isinstance(cache, MemoBytecodeCache) or cache.memo is not memo \
+            or env.globals.get("url") != state.urls.url:
+        return page_environment(state, how, memo)
+    return env
+
+
 def _finish(previous: BuildResult, state: SiteState, page_files: dict[str, bytes], memo: BuildMemo,
             sizes: tuple[int, int, int], warnings: list[Diagnostic], started: float,
-            edited: frozenset[str]) -> BuildResult:
+            edited: frozenset[str], env: TrackingEnvironment) -> BuildResult:
     """A quick rebuild's result: the pages rendered again over the files before the generators, the generators'
     files made again (a search shard may be gone; feeds without an edited page are kept), the memo pruned."""
     basis = previous.basis
@@ -170,7 +198,7 @@ def _finish(previous: BuildResult, state: SiteState, page_files: dict[str, bytes
     _prune(memo, sizes)
     return BuildResult(files=files, config=previous.config, warnings=warnings, pages=previous.pages,
                        seconds=time.perf_counter() - started, sources=previous.sources, state=state,
-                       basis=_next_basis(basis, before, sizes), touched=touched, labels=previous.labels,
+                       basis=_next_basis(basis, before, sizes, env), touched=touched, labels=previous.labels,
                        rendered=_rendered_paths(memo))
 
 
@@ -192,10 +220,17 @@ def _rendered_paths(memo: BuildMemo) -> list[str]:
 
 def prepare_quick_rebuilds(result: BuildResult, memo: BuildMemo) -> None:
     """Make the lookups the first quick rebuild after a full build needs (which outputs read which page,
-    newest-first positions): the full build rendered in worker processes, so the server's copy has none yet."""
+    newest-first positions, sources by path) and load its templates: the full build rendered in worker processes
+    (or reused every page from the build cache), so the server's copy has none of them yet."""
     memo.units_reading(set())
     if result.state is not None:
         _ = result.state.tree.order
+    if result.basis is not None:
+        _ = result.basis.by_rel
+        if result.basis.environment is not None:  # the templates the pages loaded (not every one a theme has)
+            records = {id(entry.templates): entry.templates for entry in memo.outputs.values()}
+            compile_templates(result.basis.environment, sorted(
+                {name for record in records.values() for name, key in record if key != MISSING}))
 
 
 def _prune(memo: BuildMemo, sizes: tuple[int, int, int]) -> None:
@@ -215,9 +250,11 @@ def _prune_tail(table: dict[K, V], used: set[K], size: int) -> None:
             del table[key]
 
 
-def _next_basis(basis: RebuildBasis, before: dict[str, bytes], sizes: tuple[int, int, int]) -> RebuildBasis:
-    """The same basis with the new files (and the lookup already made)."""
-    new = dataclasses.replace(basis, before_generators=before, full_build_sizes=sizes)
+def _next_basis(basis: RebuildBasis, before: dict[str, bytes], sizes: tuple[int, int, int],
+                env: TrackingEnvironment) -> RebuildBasis:
+    """The same basis with the new files, the environment the pages were rendered with (and the lookup already
+    made)."""
+    new = dataclasses.replace(basis, before_generators=before, full_build_sizes=sizes, environment=env)
     if "by_rel" in basis.__dict__:
         new.__dict__["by_rel"] = basis.by_rel
     return new

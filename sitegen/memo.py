@@ -123,11 +123,15 @@ def files_key(roots: list[Path]) -> str:
     return digest("\n".join(parts))
 
 
+MISSING = "missing"
+"""`template_key` of a name no template file has."""
+
+
 def template_key(filename: str | None, source: str | None) -> str:
-    """What a template name resolves to: the file found and its text (both None: no such template; a
+    """What a template name resolves to: the file found and its text (both None: no such template, `MISSING`; a
     filename of None with a text: the error that reading it gave)."""
     if filename is None:
-        return "missing" if source is None else f"error:{digest(source)}"
+        return MISSING if source is None else f"error:{digest(source)}"
     return digest(f"{filename}\x00{source}")
 
 

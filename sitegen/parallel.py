@@ -193,6 +193,19 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
         gc.unfreeze()
 
 
+def split_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None
+                 ) -> list[Any]:
+    """`map_in_two` for a process that holds a large site (the dev server): half here, half in one forked copy,
+    with the collector kept off everything alive (fewer copy-on-write pages in the copy, no full collection of
+    the site's heap in either). Against a pool of workers it pickles back half the results, forks once, and uses
+    the core this process would otherwise wait on."""
+    gc.freeze()
+    try:
+        return map_in_two(task, items, jobs, 2 * MIN_PAGES_PER_WORKER)
+    finally:
+        gc.unfreeze()
+
+
 def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, dialect: Dialect, sources: list[str],
                 jobs: int | None, site_params: Mapping[str, Any] | None = None, *, summaries: bool = False,
                 terms: bool = True, beside: Callable[[], object] | None = None

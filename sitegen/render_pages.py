@@ -7,7 +7,7 @@ import dataclasses
 import functools
 import posixpath
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from sitegen.i18n import Strings, Translator
 from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BuildMemo, Fragment, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
-from sitegen.parallel import fork_map, worker_count
+from sitegen.parallel import fork_map, split_in_two, worker_count
 from sitegen.plan import SitePlan
 from sitegen.redirects import redirect_page
 from sitegen.templates import (
@@ -100,7 +100,7 @@ class PageRendering:
 
 
 def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic], memo: BuildMemo | None = None,
-                 only: set[str] | None = None, compiled: TrackingEnvironment | None = None) -> dict[str, bytes]:
+                 only: set[str] | None = None, env: TrackingEnvironment | None = None) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
@@ -110,11 +110,12 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     With `only` (unit names, see `OutputEntry.source`), just those units are rendered and returned.
     Templates are not part of the site-wide key: each unit records the templates its render loaded (and the
     names it looked for), so a template edit renders again only the units that used that template.
-    `compiled`: the environment `compiled_templates` made for this very build, ahead.
+    `env` (`page_environment` of the same rendering and memo) is rendered with when given: `compiled_templates`
+    made ahead by a build, or the one the dev server keeps, its templates loaded, while no template changes.
     """
     site_dir, themes, jobs = how.site_dir, how.themes, how.jobs
     memo = memo or BuildMemo()
-    env = compiled or _environment(state, how, memo)
+    env = env if env is not None else page_environment(state, how, memo)
     page_context = state.plan.page_context
     key = _units_key(state, how)
 
@@ -145,19 +146,23 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
                 files.update(cached)
             else:
                 pending.append(_Unit(source, unit, path, render, previous(unit)))
-    if compiled is None and worker_count(len(pending), jobs) > 1:
-        _compile_templates(env)  # once here, not once in every worker
+    if not env.compiled and worker_count(len(pending), jobs) > 1:
+        compile_templates(env)  # once here, not once in every worker
     # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
     # Included templates' texts are recorded whenever the dev server renders (its first full build too, so that
     # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
     reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments else None
-    done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in fork_map(
+    # A quick rebuild (a template edit under `sitegen serve`) renders half of its units here and half in one copy
+    # of this process (`split_in_two`); a build uses a pool of workers.
+    run = split_in_two if only is not None else fork_map
+    done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in run(
         functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs)}
     errors: list[SitegenError] = []
     failed: set[str] = set()
     # One shared record per distinct set of templates (every post has the same): memory, and checks, once.
     records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
     contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    by_loaded: dict[frozenset[str], tuple[tuple[str, str], ...]] = {}
     for item in pending:
         if item.source in failed:
             continue
@@ -184,8 +189,10 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
             finally:
                 state.reads, env.loaded = None, None
         deps = tuple(sorted((s, body_digest(s) or "") for s in reads | {item.source}))
-        templates = tuple((name, env.keys(name)) for name in sorted(loaded))
-        templates = records.setdefault(templates, templates)
+        templates = by_loaded.get(loaded)  # (10,000 posts: one set of templates, keyed once)
+        if templates is None:
+            templates = tuple((name, env.keys(name)) for name in sorted(loaded))
+            templates = by_loaded[loaded] = records.setdefault(templates, templates)
         was = item.previous.fragments if item.previous is not None else ()
         fragments = tuple(was[f] if isinstance(f, int) else _shared(f, records, contexts) for f in found[0])
         memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates, fragments, found[1])
@@ -214,7 +221,7 @@ class FragmentRecorder:
 
     def __init__(self, state: SiteState, how: PageRendering, memo: BuildMemo) -> None:
         self.state, self.memo = state, memo
-        self.env = _environment(state, how, memo)
+        self.env = page_environment(state, how, memo)
         self.key = _units_key(state, how)
         self.site = SiteView(state)
         self.body_digest: Callable[[str], str] = lambda s: (state.body_key(s) if s in state.tree.pages else None) or ""
@@ -272,6 +279,8 @@ def _shared(fragment: Fragment, records: dict[tuple[tuple[str, str], ...], tuple
     the same variables)."""
     templates = records.setdefault(fragment.templates, fragment.templates)
     context = contexts.setdefault(fragment.context, fragment.context)
+    if templates is fragment.templates and context is fragment.context:  # shared already (rendered here)
+        return fragment
     return Fragment(fragment.name, context, templates, fragment.reads)
 
 
@@ -310,11 +319,12 @@ def _once_each(errors: list[SitegenError]) -> list[SitegenError]:
     return out
 
 
-def check_templates(state: SiteState, how: PageRendering, names: dict[str, str], memo: BuildMemo) -> None:
+def check_templates(state: SiteState, how: PageRendering, names: dict[str, str], memo: BuildMemo,
+                    env: TrackingEnvironment | None = None) -> None:
     """Compile these templates (name -> a page that uses it, for the message) before any page is rendered with
     them: one that does not compile is reported once, located, instead of once per page (the bytecode goes to
-    the memo, for the render that follows)."""
-    env = _environment(state, how, memo)
+    the memo, and to `env` when given, for the render that follows)."""
+    env = env if env is not None else page_environment(state, how, memo)
     errors: list[SitegenError] = []
     for name, page in sorted(names.items()):
         try:
@@ -331,13 +341,14 @@ def check_templates(state: SiteState, how: PageRendering, names: dict[str, str],
 def compiled_templates(plan: SitePlan, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
     """The environment `render_pages` will render this plan's pages with, every layout compiled (a cold build
     makes it while the Markdown workers run, instead of between the two phases: ~0.2 s of ~60 templates)."""
-    env = _environment(plan, how, memo)
-    _compile_templates(env)
+    env = page_environment(plan, how, memo)
+    compile_templates(env)
     return env
 
 
-def _environment(state: SiteState | SitePlan, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
-    """The Jinja environment pages are rendered with: site layouts, then the theme's."""
+def page_environment(state: SiteState | SitePlan, how: PageRendering, memo: BuildMemo) -> TrackingEnvironment:
+    """The Jinja environment pages are rendered with: site layouts, then the theme's (compiled templates kept
+    in `memo`)."""
     config, renderer = state.config, how.renderer
     search_path = [*site_layouts(how.site_dir, config), *(t / "layouts" for t in how.themes)]
     translator = Translator(how.strings or Strings(), config.language,
@@ -348,7 +359,7 @@ def _environment(state: SiteState | SitePlan, how: PageRendering, memo: BuildMem
 
 def template_keys(state: SiteState, how: PageRendering) -> TemplateKeys:
     """What each template name resolves to now, through the loader pages are rendered with."""
-    return _environment(state, how, BuildMemo()).keys
+    return page_environment(state, how, BuildMemo()).keys
 
 
 def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfig, memo: BuildMemo
@@ -380,9 +391,12 @@ _GO_TEMPLATE = re.compile(r"\{\{-?\s*(?:define|partial|template|range|with|end)\
 unless a page picks one by name, which reports it then."""
 
 
-def _compile_templates(env: jinja2.Environment) -> None:
-    """Compile every layout ahead of rendering; one that does not compile is reported when it is used."""
-    for name in env.list_templates(filter_func=lambda n: n.endswith((".html", ".xml", ".json"))):
+def compile_templates(env: TrackingEnvironment, names: Iterable[str] | None = None) -> None:
+    """Compile (or load from the bytecode cache) every layout, or these, ahead of rendering; one that does not
+    compile is reported when it is used."""
+    env.compiled = env.compiled or names is None
+    for name in names if names is not None else env.list_templates(
+            filter_func=lambda n: n.endswith((".html", ".xml", ".json"))):
         if not name.startswith("theme/"):
             try:
                 env.get_template(name)

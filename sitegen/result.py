@@ -11,6 +11,7 @@ from sitegen.content.sources import SourceFile
 from sitegen.content.urls import nfc
 from sitegen.errors import Diagnostic
 from sitegen.render_pages import PageRendering
+from sitegen.templates import TrackingEnvironment
 from sitegen.views import SiteState
 
 
@@ -56,6 +57,10 @@ class RebuildBasis:
     templates: frozenset[str] | None = None
     """Every template name that existed when the pages were rendered (site, theme and `theme/` names): while the
     same names exist, which template each page picks cannot change, only their texts (`sitegen.incremental`)."""
+    environment: TrackingEnvironment | None = field(default=None, compare=False, repr=False)
+    """The Jinja environment the pages were rendered with (`render_pages.page_environment` of `rendering` and the
+    build's memo), its templates loaded: a quick rebuild of page texts renders with it (no template changed),
+    rather than read and load every template again."""
 
     @cached_property
     def by_rel(self) -> dict[str, SourceFile]:

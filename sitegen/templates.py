@@ -25,7 +25,7 @@ from sitegen.confine import ALLOW_HINT
 from sitegen.content.urls import UrlHelper
 from sitegen.errors import TemplateError
 from sitegen.i18n import Strings, Translator
-from sitegen.memo import BuildMemo, Fragment, template_key
+from sitegen.memo import MISSING, BuildMemo, Fragment, template_key
 
 _ZH_MONTHS = "一二三四五六七八九十"
 
@@ -177,6 +177,8 @@ class TrackingEnvironment(jinja2.Environment):
         self.fragments: Fragments | None = None
         """While one output unit renders with fragment reuse on: its included templates' texts."""
         self.loaded: set[str] | None = None
+        self.compiled = False
+        """Whether every layout was compiled into it (`render_pages.compile_templates`), before workers fork."""
         self.keys = TemplateKeys(self)
         """What each name resolved to, taken before the template is first loaded (an edit made in between
         leaves an older key, so the next build renders again rather than reuse a stale render)."""
@@ -184,7 +186,10 @@ class TrackingEnvironment(jinja2.Environment):
     def _load_template(self, name: str, globals: Any) -> jinja2.Template:  # noqa: A002 - Jinja's own name
         if self.loaded is not None:
             self.loaded.add(name)
-        self.keys(name)
+        if self.keys(name) == MISSING:
+            # As the key says (and the render records): Jinja caches what it found, not what it did not, and every
+            # post asks for `posts/single.html` before `single.html` (a search of every layouts folder, each time).
+            raise jinja2.TemplateNotFound(name)
         return super()._load_template(name, globals)
 
     def render_include(self, template: jinja2.Template, context: jinja2.runtime.Context,

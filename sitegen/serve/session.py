@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 import time
 import traceback
@@ -16,6 +17,7 @@ from sitegen.cache import load_memo
 from sitegen.dialects import load_site_config
 from sitegen.errors import SitegenError
 from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_pages, rebuild_edited_templates
+from sitegen.markdown.highlight import preload
 from sitegen.memo import BuildMemo
 from sitegen.outputs.search import Indexer
 from sitegen.render_pages import FragmentRecorder
@@ -24,6 +26,7 @@ from sitegen.serve.notfound import left_out_notices
 from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
 from sitegen.serve.watcher import SourceFilter, watch_in_thread
 from sitegen.theme import theme_dirs
+from sitegen.views import SiteState
 
 INDEX_DELAY = 0.25
 """Seconds background work (the search index, recording fragments) waits after a build is served (the reload's
@@ -39,6 +42,19 @@ class RebuildStats:
     seconds: float = 0.0
     changed_outputs: int = 0
     ok: bool = True
+
+
+_HIGHLIGHTED = re.compile(r'<div class="highlight" data-lang="([^"]+)"')
+
+
+def _preload_highlighting(state: SiteState) -> None:
+    """Import the lexers of the languages the site's code is in (in the background, after a full build: its
+    Markdown was rendered in worker processes, so the first saved page with code would wait for the imports)."""
+    languages: set[str] = set()
+    for rendered in list(state.rendered.values()):
+        if 'data-lang="' in rendered.html:
+            languages.update(_HIGHLIGHTED.findall(rendered.html))
+    preload(sorted(languages))
 
 
 class ServeSession:
@@ -129,8 +145,7 @@ class ServeSession:
                         self.state.snapshot = Snapshot({"index.html": _STARTING_PAGE})
                 self.hub.failed(message)
                 return False
-            if self.result is not None and self.result.state is not None and self.result.state is not result.state:
-                self.result.state.release()  # collections are rare in a server (tune_gc_for_builds)
+            stale = self.result.state if self.result is not None and self.result.state is not result.state else None
             self.result = result
             left_out = left_out_notices(result.state.tree) if result.state is not None else {}
             with self.snapshot_lock:
@@ -160,6 +175,15 @@ class ServeSession:
                     self.hub.built(paths)
                 self.say(f"Rebuilt in {elapsed * 1000:.0f} ms: {len(changed)} files changed"
                          + (" (stylesheets swapped)" if css_only else ""))
+            if result.touched is None and result.state is not None:
+                # A full build's lookups for the next save are made in the background (`_prepare`); so are the
+                # lexers of the site's code languages, which its render workers imported, not this process.
+                threading.Thread(target=_preload_highlighting, args=(result.state,), daemon=True,
+                                 name="sitegen-preload").start()
+            # Collections are rare in a server (tune_gc_for_builds): the last state's views, which point back at
+            # it, are dropped now (after the reload went out: ~15 ms for the 10,000 views of a full build).
+            if stale is not None:
+                stale.release()
             return True
 
     def start(self, host: str, port: int, *, auto_port: bool,

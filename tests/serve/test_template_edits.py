@@ -158,3 +158,18 @@ def test_after_a_failed_template_edit_other_changes_take_the_full_build(serve: S
     assert _edit(run, "layouts/404.html", "fixed 404") == {"404.html"}
     assert run.session.quick_builds == quick
     _assert_clean(run)
+
+
+def test_a_post_saved_after_a_layout_edit_renders_with_the_edited_layout(serve: Serve) -> None:
+    # Quick rebuilds of page texts render with the templates the last build loaded: after a layout edit, those
+    # are the edited layout's, not the ones the server started with.
+    run = serve(SITE)
+    quick = run.session.quick_builds
+    _edit(run, "layouts/single.html", MINIMAL_LAYOUTS["layouts/single.html"].replace(
+        "</h1>", "</h1><p>new-post-layout</p>"))
+    rendered = _edit(run, "content/posts/p1.md", POSTS["content/posts/p1.md"] + "\nA saved paragraph.\n")
+    assert "posts/p1/index.html" in rendered
+    assert run.session.quick_builds == quick + 2
+    page = run.session.state.snapshot.files["posts/p1/index.html"]
+    assert b"new-post-layout" in page and b"A saved paragraph." in page
+    _assert_clean(run)
