@@ -440,31 +440,38 @@ class SitegenServer(Server):
     def edit(self, path: Path, text: str, url: str, marker: str) -> tuple[float, float]:
         """Save `text` to `path`; (s until the reload event and then `url` served with `marker`, rebuild ms)."""
         before = len(self.rebuilds_ms())
-        listening, reloaded = threading.Event(), threading.Event()
-        threading.Thread(target=self._listen, args=(listening, reloaded), daemon=True).start()
-        listening.wait(10)
-        started = time.perf_counter()
-        path.write_text(text, encoding="utf-8")
-        if not reloaded.wait(600):
-            raise SystemExit(f"no reload event from sitegen serve after editing {path}")
-        wait_for(lambda: marker.encode() in get(self.port, url)[1], 600, f"{url} with the edit")
-        elapsed = time.perf_counter() - started
+        elapsed = save_and_wait_for_reload(self.port, path, text, url, marker)
         wait_for(lambda: len(self.rebuilds_ms()) > before, 10, "sitegen's rebuild line")
         return elapsed, self.rebuilds_ms()[-1]
 
-    def _listen(self, listening: threading.Event, reloaded: threading.Event) -> None:
-        """Wait for one `reload` server-sent event, as the live-reload script in the page does."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
-        conn.request("GET", "/__sitegen/events")
-        response = conn.getresponse()
-        listening.set()
-        while not reloaded.is_set():
-            line = response.fp.readline()
-            if not line:
-                break
-            if line.decode().strip() == "event: reload":
-                reloaded.set()
-        conn.close()
+
+def save_and_wait_for_reload(port: int, path: Path, text: str, url: str, marker: str) -> float:
+    """Save `text` to `path` under the `sitegen serve` on `port`; seconds until its live-reload event and then
+    `url` served with `marker` (polled every 5 ms), as the live-reload script in the page sees it."""
+    listening, reloaded = threading.Event(), threading.Event()
+    threading.Thread(target=_listen_for_reload, args=(port, listening, reloaded), daemon=True).start()
+    listening.wait(10)
+    started = time.perf_counter()
+    path.write_text(text, encoding="utf-8")
+    if not reloaded.wait(600):
+        raise SystemExit(f"no reload event from sitegen serve after editing {path}")
+    wait_for(lambda: marker.encode() in get(port, url)[1], 600, f"{url} with the edit")
+    return time.perf_counter() - started
+
+
+def _listen_for_reload(port: int, listening: threading.Event, reloaded: threading.Event) -> None:
+    """Wait for one `reload` server-sent event, as the live-reload script in the page does."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    conn.request("GET", "/__sitegen/events")
+    response = conn.getresponse()
+    listening.set()
+    while not reloaded.is_set():
+        line = response.fp.readline()
+        if not line:
+            break
+        if line.decode().strip() == "event: reload":
+            reloaded.set()
+    conn.close()
 
 
 class HugoServer(Server):

@@ -18,7 +18,6 @@ rebuild ms.
 from __future__ import annotations
 
 import argparse
-import http.client
 import os
 import re
 import shutil
@@ -26,18 +25,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 from run import (  # bench/run.py (this folder)
     REPO,
-    cpu_ticks,
     descendants,
     free_port,
-    get,
     middle_post,
+    save_and_wait_for_reload,
     wait_for,
+    wait_quiet,
     with_marker,
 )
 
@@ -85,30 +82,13 @@ class Served:
     def edit(self, marker: str) -> None:
         """Save the post with `marker`; record save -> page served with it, and the server's own ms."""
         before = len(self.rebuilds())
-        listening, reloaded = threading.Event(), threading.Event()
-        threading.Thread(target=self._listen, args=(listening, reloaded), daemon=True).start()
-        listening.wait(10)
-        started = time.perf_counter()
-        self.saved.write_text(self.text(marker), encoding="utf-8")
-        if not reloaded.wait(600):
-            raise SystemExit(f"{self.label}: no reload event after the save")
-        wait_for(lambda: marker.encode() in get(self.port, self.url)[1], 600, f"{self.url} with the edit")
-        self.wall.append((time.perf_counter() - started) * 1000)
+        self.wall.append(save_and_wait_for_reload(self.port, self.saved, self.text(marker), self.url, marker) * 1000)
         wait_for(lambda: len(self.rebuilds()) > before, 10, "the rebuild line")
         self.own.append(self.rebuilds()[-1])
 
-    def _listen(self, listening: threading.Event, reloaded: threading.Event) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
-        conn.request("GET", "/__sitegen/events")
-        response = conn.getresponse()
-        listening.set()
-        while not reloaded.is_set():
-            line = response.fp.readline()
-            if not line:
-                break
-            if line.decode().strip() == "event: reload":
-                reloaded.set()
-        conn.close()
+    def pids(self) -> list[int]:
+        """The server process and its children (bench/run.py's `wait_quiet` watches their CPU)."""
+        return descendants(self.proc.pid)
 
     def stop(self) -> None:
         """Stop the server."""
@@ -118,18 +98,6 @@ class Served:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-
-
-def wait_quiet(servers: list[Served], timeout: float = 600) -> None:
-    """Until no server used more than 2 clock ticks of CPU in half a second."""
-    deadline = time.monotonic() + timeout
-    last = cpu_ticks([pid for s in servers for pid in descendants(s.proc.pid)])
-    while time.monotonic() < deadline:
-        time.sleep(0.5)
-        now = cpu_ticks([pid for s in servers for pid in descendants(s.proc.pid)])
-        if now - last <= 2:
-            return
-        last = now
 
 
 def main() -> int:
@@ -149,7 +117,7 @@ def main() -> int:
                 wait_for(lambda s=server: "Serving " in s.log(), 900, f"{server.label} to start", 0.05)  # type: ignore[misc]
             for round_no in range(args.runs):
                 for server in servers:
-                    wait_quiet(servers)
+                    wait_quiet(servers)  # (Served has the pids() it reads)
                     server.edit(f"serve-edit-marker-{round_no}")
                     print(f"{server.label}: run {round_no + 1}: {server.wall[-1]:.0f} ms served "
                           f"({server.own[-1]:.0f} ms rebuild)", flush=True)

@@ -316,22 +316,12 @@ class ServeSession:
 
     def wait_for_index(self, timeout: float = 10.0) -> bool:
         """Block until the search index of the last build is served (for tests and benchmarks)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.result is not None and self.indexed is self.result:
-                return True
-            time.sleep(0.01)
-        return False
+        return _wait_until(lambda: self.result is not None and self.indexed is self.result, timeout)
 
     def wait_for_fragments(self, timeout: float = 10.0) -> bool:
         """Block until every output unit of the last build has its included templates' texts recorded (for tests
         and benchmarks)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.result is not None and self.recorded is self.result:
-                return True
-            time.sleep(0.01)
-        return False
+        return _wait_until(lambda: self.result is not None and self.recorded is self.result, timeout)
 
     def _on_change(self, changes: set[Path]) -> None:
         self.build_once(changes)
@@ -345,3 +335,13 @@ class ServeSession:
         if self.server is not None:
             self.server.shutdown()
             self.server.server_close()
+
+
+def _wait_until(done: Callable[[], bool], timeout: float) -> bool:
+    """Poll `done` every 10 ms until it holds (True) or `timeout` seconds have passed (False)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if done():
+            return True
+        time.sleep(0.01)
+    return False
