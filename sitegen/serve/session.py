@@ -47,14 +47,13 @@ class RebuildStats:
 _HIGHLIGHTED = re.compile(r'<div class="highlight" data-lang="([^"]+)"')
 
 
-def _preload_highlighting(state: SiteState) -> None:
-    """Import the lexers of the languages the site's code is in (in the background, after a full build: its
-    Markdown was rendered in worker processes, so the first saved page with code would wait for the imports)."""
+def _code_languages(state: SiteState) -> list[str]:
+    """The languages of the site's highlighted code blocks."""
     languages: set[str] = set()
     for rendered in list(state.rendered.values()):
         if 'data-lang="' in rendered.html:
             languages.update(_HIGHLIGHTED.findall(rendered.html))
-    preload(sorted(languages))
+    return sorted(languages)
 
 
 class ServeSession:
@@ -175,11 +174,6 @@ class ServeSession:
                     self.hub.built(paths)
                 self.say(f"Rebuilt in {elapsed * 1000:.0f} ms: {len(changed)} files changed"
                          + (" (stylesheets swapped)" if css_only else ""))
-            if result.touched is None and result.state is not None:
-                # A full build's lookups for the next save are made in the background (`_prepare`); so are the
-                # lexers of the site's code languages, which its render workers imported, not this process.
-                threading.Thread(target=_preload_highlighting, args=(result.state,), daemon=True,
-                                 name="sitegen-preload").start()
             # Collections are rare in a server (tune_gc_for_builds): the last state's views, which point back at
             # it, are dropped now (after the reload went out: ~15 ms for the 10,000 views of a full build).
             if stale is not None:
@@ -260,13 +254,26 @@ class ServeSession:
                 self._record_fragments()
 
     def _prepare(self) -> None:
-        """After a full build, the lookups the first quick rebuild needs (a save made sooner makes them itself)."""
+        """After a full build, the lookups the first quick rebuild needs, then the lexers of the site's code
+        languages (its Markdown was rendered in worker processes: the first saved page with code would wait ~0.1 s
+        for their imports). A save made sooner makes what it needs itself. Both are done under the build lock, one
+        language at a time, yielding to an edit: builds fork, and a copy forked while another thread imports a
+        module would inherit that import's lock held, and hang on it."""
         result = self.result
+        languages: list[str] = []
         if result is not None and result is not self._prepared and result.touched is None:
             with self.lock:
                 if result is self.result:
                     prepare_quick_rebuilds(result, self.memo)
+                    languages = _code_languages(result.state) if result.state is not None else []
         self._prepared = result
+        for language in languages:
+            if self._edit_waiting.is_set() or self.stop_event.is_set():
+                return
+            with self.lock:
+                if result is not self.result:
+                    return
+                preload([language])
 
     def _index(self, result: BuildResult) -> None:
         """Index a build for search, and serve the index with it unless a newer build is served meanwhile."""

@@ -7,11 +7,13 @@ the search index). An edit never waits for that: a save or a template edit made 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+import sitegen.serve.session as session_module
 from sitegen.build import BuildOptions, build_site
 from sitegen.cache import save_memo
 from sitegen.memo import BuildMemo
@@ -172,3 +174,27 @@ def test_a_server_started_from_the_build_cache_records_the_fragments_too(
         _assert_clean(run)
     finally:
         session.stop()
+
+
+def test_the_lexers_of_the_sites_code_are_imported_under_the_build_lock_one_language_at_a_time(
+        serve: Serve, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Builds fork under the session's lock, and a copy forked while another thread imports a module inherits
+    that import's lock held (the copy hangs on it, and the server with it): the background worker imports the
+    lexers of the site's code only while it holds the lock, a language at a time so that an edit waits little."""
+    sessions: list[ServeSession] = []
+    init = ServeSession.__init__
+
+    def tracked(self: ServeSession, *args: object, **kwargs: object) -> None:
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+        sessions.append(self)
+
+    calls: list[tuple[list[str], bool]] = []
+    monkeypatch.setattr(ServeSession, "__init__", tracked)
+    monkeypatch.setattr(session_module, "preload",
+                        lambda languages: calls.append((list(languages), sessions[0].lock.locked())))
+    serve({"content/posts/code.md": "---\ntitle: Code\ndate: 2024-01-05\n---\n```rust\nfn main() {}\n```\n\n"
+                                    "```python\nx = 1\n```\n"})
+    deadline = time.monotonic() + 10
+    while len(calls) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert calls == [(["python"], True), (["rust"], True)]
