@@ -410,13 +410,18 @@ class Server:
         """Stop; the server's peak RSS in MB."""
         assert self.proc is not None
         rss = peak_rss_mb(self.proc.pid)
-        self.proc.terminate()
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc)
         return rss
+
+
+def stop_process(proc: subprocess.Popen[bytes]) -> None:
+    """Terminate a server process, killing it if it has not ended within 30 s."""
+    proc.terminate()
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 class SitegenServer(Server):

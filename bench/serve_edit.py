@@ -33,6 +33,7 @@ from run import (  # bench/run.py (this folder)
     free_port,
     middle_post,
     save_and_wait_for_reload,
+    stop_process,
     wait_for,
     wait_quiet,
     with_marker,
@@ -92,12 +93,7 @@ class Served:
 
     def stop(self) -> None:
         """Stop the server."""
-        self.proc.terminate()
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc)
 
 
 def main() -> int:
