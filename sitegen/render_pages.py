@@ -29,7 +29,6 @@ from sitegen.templates import (
     Fragments,
     MemoBytecodeCache,
     MissingTemplate,
-    TemplateKeys,
     TrackingEnvironment,
     make_environment,
     select_template,
@@ -119,8 +118,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     page_context = state.plan.page_context
     key = _units_key(state, how)
 
-    def body_digest(source: str) -> str | None:
-        return state.body_key(source) if source in state.tree.pages else None
+    body_digest = functools.partial(_body_digest, state)
 
     def previous(unit: str) -> OutputEntry | None:
         """The unit's last render, whose included templates' texts this one may reuse (`Fragments`)."""
@@ -201,6 +199,11 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     return files
 
 
+def _body_digest(state: SiteState, source: str) -> str | None:
+    """The key of a page's content (None for a name that is not a page: a generated list, a gone page)."""
+    return state.body_key(source) if source in state.tree.pages else None
+
+
 def _units_key(state: SiteState, how: PageRendering) -> str:
     """The site-wide key of every output unit's render (`OutputEntry.key`): what a render could read besides
     pages' content and templates (config, data, translations, every page's metadata)."""
@@ -224,7 +227,7 @@ class FragmentRecorder:
         self.env = page_environment(state, how, memo)
         self.key = _units_key(state, how)
         self.site = SiteView(state)
-        self.body_digest: Callable[[str], str] = lambda s: (state.body_key(s) if s in state.tree.pages else None) or ""
+        self.body_digest: Callable[[str], str] = lambda s: _body_digest(state, s) or ""
         waiting: dict[str, set[str]] = {}
         for unit, entry in memo.outputs.items():
             if not entry.recorded and entry.key == self.key:
@@ -355,11 +358,6 @@ def page_environment(state: SiteState | SitePlan, how: PageRendering, memo: Buil
                             config.languages[0].tag if config.languages else config.language, config.date_format)
     return make_environment(search_path, config, lambda text: renderer.render(text).html,
                             bytecode_cache=MemoBytecodeCache(memo), urls=state.urls, translator=translator)
-
-
-def template_keys(state: SiteState, how: PageRendering) -> TemplateKeys:
-    """What each template name resolves to now, through the loader pages are rendered with."""
-    return page_environment(state, how, BuildMemo()).keys
 
 
 def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfig, memo: BuildMemo
