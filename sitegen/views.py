@@ -20,7 +20,7 @@ from sitegen.content.languages import Version
 from sitegen.content.menus import page_menu_items
 from sitegen.content.news import home_limit
 from sitegen.content.page import Page
-from sitegen.content.related import related_pages, series_of
+from sitegen.content.related import related_pages, series_of, term_positions
 from sitegen.content.talks import TalkView, event_jsonld, ics_path, keep_lines
 from sitegen.content.taxonomies import Term
 from sitegen.content.text import minutes_to_read, plain_text, plain_words, truncate_words
@@ -143,6 +143,14 @@ class SiteState:
                                                                                         self.tree.urls)],
                                                   key=lambda m: m.weight)
         return found
+
+    def term_positions(self, term: Term) -> dict[str, int]:
+        """Where each of a term's pages is in its list, made once per term (every page's related pages ask)."""
+        known = self.derived.setdefault("term positions", {})
+        found = known.get(id(term.pages))
+        if found is None or found[0] is not term.pages:
+            found = known[id(term.pages)] = (term.pages, term_positions(term))
+        return found[1]
 
     def release(self) -> None:
         """Drop the cached views, which point back at this state: without the cycle, a state that is no
@@ -427,7 +435,7 @@ class PageView:
         if self._page.kind != "page":
             return []
         found = related_pages(self.source, self._state.tree, self._state.taxonomies,
-                              slug_of=self._state.plan.dialect.term_slug)
+                              slug_of=self._state.plan.dialect.term_slug, positions=self._state.term_positions)
         return [v for v in (self._state.view(s) for s in found) if v is not None]
 
     @cached_property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from sitegen.content.taxonomies import Term
 from sitegen.content.tree import ContentTree
@@ -17,9 +17,12 @@ WINDOW = 100
 
 
 def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]], limit: int = 5,
-                  slug_of: Callable[[str], str] = term_slug) -> list[str]:
+                  slug_of: Callable[[str], str] = term_slug,
+                  positions: Callable[[Term], Mapping[str, int]] | None = None) -> list[str]:
     """Up to `limit` sources sharing terms with `source`: highest score first, then newest, then path.
-    `slug_of` is the site dialect's term slug (the one the taxonomies were collected with)."""
+    `slug_of` is the site dialect's term slug (the one the taxonomies were collected with); `positions`, where
+    each page is among a term's pages (`term_positions`, kept by the caller for every page of a build: finding
+    it in the list is linear in the term's size, and every page asks)."""
     page = tree.pages[source]
     order = tree.order
     scores: Counter[str] = Counter()
@@ -30,10 +33,10 @@ def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str
             if term is None:
                 continue
             members = term.pages
-            try:
-                at = members.index(source)
-            except ValueError:
+            found = (positions or term_positions)(term).get(source)
+            if found is None:
                 continue
+            at = found
             window = members[max(0, at - WINDOW // 2): at + WINDOW // 2 + 1]
             for _ in range(weight):
                 scores.update(window)  # (counted in C; the page itself is taken out below)
@@ -48,6 +51,11 @@ def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str
     else:
         candidates = list(scores)
     return heapq.nsmallest(limit, candidates, key=lambda s: (-scores[s], order.get(s, 0), s))
+
+
+def term_positions(term: Term) -> dict[str, int]:
+    """Where each of a term's pages is in its list (newest first)."""
+    return {page: at for at, page in reversed(list(enumerate(term.pages)))}
 
 
 def series_of(source: str, tree: ContentTree, taxonomies: dict[str, dict[str, Term]],

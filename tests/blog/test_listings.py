@@ -105,6 +105,28 @@ def test_related_posts_best_score_first_then_newest_among_many_ties(make_site: M
     assert html(build(site), "posts/a/index.html") == "new old t8 t7 t6 "
 
 
+def test_related_posts_of_a_large_term_look_within_its_date_window_finding_each_page_once_per_term(
+        make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sitegen.views  # noqa: PLC0415 - the module whose helper is counted
+
+    made: list[str] = []
+    original = sitegen.views.term_positions
+    monkeypatch.setattr(sitegen.views, "term_positions", lambda term: made.append(term.slug) or original(term))
+    site = make_site({
+        **{f"content/posts/p{i:03d}.md": f"---\ntags: [x]\ndate: 2024-01-01T00:{i // 60:02d}:{i % 60:02d}\n---\n"
+           for i in range(120)},
+        "content/posts/p000.md": "---\ntags: [x]\ncategories: [c]\ndate: 2024-01-01T00:00:00\n---\n",
+        "content/posts/p119.md": "---\ntags: [x]\ncategories: [c]\ndate: 2024-01-01T00:01:59\n---\n",
+        "layouts/single.html": "{% for p in page.related %}{{ p.stem }} {% endfor %}",
+    })
+    result = build(site, jobs=1)
+    # The oldest post shares `x` with 119 others, but only the 50 nearest in date order count through it; the
+    # newest, far outside that window, shares the category `c` too (which counts 2) and comes first.
+    assert html(result, "posts/p000/index.html") == "p119 p050 p049 p048 p047 "
+    assert html(result, "posts/p119/index.html") == "p000 p118 p117 p116 p115 "
+    assert sorted(made) == ["c", "x"]  # once per term, not once per page
+
+
 def test_series_navigation(make_site: MakeSite) -> None:
     site = make_site({
         "sitegen.yaml": "taxonomies: [categories, tags, series]\n",
