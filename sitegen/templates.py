@@ -128,14 +128,19 @@ class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
             self.outdent()
 
 
+_BUILTIN = types.BuiltinFunctionType
+"""A function or bound method written in C (`dict.get` of a mapping, `str.split` of a text)."""
+
+
 class _Context(jinja2.runtime.Context):
     """Jinja's context, with a quicker way to call a plain function or method from a template (`url(...)`,
-    `i18n(...)`: a hundred calls a page); anything else is called the way Jinja calls it."""
+    `i18n(...)`: a hundred calls a page), or a built-in one (`params.get(...)`, `list.append(...)`: dozens a page,
+    which cannot carry Jinja's `pass_context` marks); anything else is called the way Jinja calls it."""
 
     @jinja2.utils.internalcode
     def call(__self, __obj: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - Jinja's names
         kind = type(__obj)
-        if kind is not types.FunctionType and kind is not types.MethodType:
+        if kind is not types.FunctionType and kind is not types.MethodType and kind is not _BUILTIN:
             return super().call(__obj, *args, **kwargs)
         pass_arg = getattr(__obj, "jinja_pass_arg", None)
         if pass_arg is None:

@@ -94,3 +94,23 @@ def test_home_lists_pages_but_not_hidden_ones(make_site: MakeSite) -> None:
                       "content/b.md": "---\ntitle: Hidden\nhiddenFromHomePage: true\n---\n"})
     home = html(build(site), "index.html")
     assert "Shown" in home and "Hidden" not in home
+
+
+def test_built_in_methods_called_in_loops_and_blocks_are_called_directly(
+        make_site: MakeSite, monkeypatch: pytest.MonkeyPatch) -> None:
+    import jinja2.runtime  # noqa: PLC0415 - the class whose slow path is counted
+
+    slow: list[object] = []
+    original = jinja2.runtime.Context.call
+    monkeypatch.setattr(jinja2.runtime.Context, "call",
+                        lambda self, obj, *a, **k: slow.append(obj) or original(self, obj, *a, **k))
+    site = make_site({
+        "sitegen.yaml": "params:\n  names: {a: Ada, b: Bo}\n",
+        "content/a.md": "---\nlayout: t\n---\n",
+        "layouts/t.html": (
+            "{% set seen = [] %}{% block main %}{% for k in ['a', 'b', 'c'] %}"
+            "{{ site.params.names.get(k, '-') }}{% set _ = seen.append(k | upper) %}{% endfor %}{% endblock %}"
+            "|{{ seen | join(',') }}|{{ 'x-y'.split('-') | join }}|{{ '+'.join(['p', 'q']) }}"),
+    })
+    assert html(build(site), "a/index.html") == "AdaBo-|A,B,C|xy|p+q"
+    assert not [obj for obj in slow if type(obj).__name__ == "builtin_function_or_method"]
