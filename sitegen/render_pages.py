@@ -151,10 +151,16 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
     reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments else None
     # A quick rebuild (a template edit under `sitegen serve`) renders half of its units here and half in one copy
-    # of this process (`split_in_two`); a build uses a pool of workers.
-    run = split_in_two if only is not None else fork_map
-    done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in run(
-        functools.partial(_render_units, state, env, pending, reuse), range(len(pending)), jobs)}
+    # of this process (`split_in_two`), whose pages come back through shared memory about as large as all of them
+    # were last time; a build uses a pool of workers.
+    task = functools.partial(_render_units, state, env, pending, reuse)
+    if only is not None:
+        shared = sum(len(body) for item in pending if (entry := memo.outputs.get(item.unit)) is not None
+                     for body in entry.files.values())
+        results = split_in_two(task, range(len(pending)), jobs, shared + (1 << 20))
+    else:
+        results = fork_map(task, range(len(pending)), jobs)
+    done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in results}
     errors: list[SitegenError] = []
     failed: set[str] = set()
     # One shared record per distinct set of templates (every post has the same): memory, and checks, once.

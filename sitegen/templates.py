@@ -203,7 +203,7 @@ class TrackingEnvironment(jinja2.Environment):
         or through `fragments` when a unit is rendered with fragment reuse."""
         if self.fragments is None:
             return template.root_render_func(template.new_context(context.get_all(), True, local_vars))
-        return self.fragments.include(template, context.get_all(), local_vars)
+        return self.fragments.include(template, context, local_vars)
 
 
 _CONTAINERS = frozenset({"list", "tuple", "dict", "Params"})
@@ -246,6 +246,38 @@ class Fragments:
         self._previous_text: str | None = None
         self._reuse = reuse
         self.reused = 0
+        self._parent_keys: dict[int, tuple[dict[str, Any], dict[str, Any], tuple[str, ...]]] = {}
+        """By the identity of a context's `parent` (the render's variables, which Jinja never changes; one for
+        every include of a template's top level): the keys of its variables that are not the environment's
+        globals, and the names of those that hold lists or mappings (an include may change them: keyed anew)."""
+
+    def include_key(self, context: jinja2.runtime.Context, local_vars: dict[str, Any]) -> tuple[Any, ...] | None:
+        """`context_key` of what an include is given (the context's variables, its own over its parent's, and
+        the local ones over them), with the keys of the parent's variables made once per parent: a page's ~15
+        includes share one, and most of its variables are the environment's globals."""
+        parent, env_globals, value_key = context.parent, self.env.globals, self.value_key
+        known = self._parent_keys.get(id(parent))
+        if known is None or known[0] is not parent:
+            keys: dict[str, Any] = {}
+            for name, value in parent.items():
+                if env_globals.get(name, missing) is not value:
+                    keys[name] = value_key(value)
+            known = self._parent_keys[id(parent)] = (parent, keys, tuple(
+                name for name, key in keys.items() if key is not None and key[0] in _CONTAINERS))
+        keys = dict(known[1])
+        for name in known[2]:
+            keys[name] = value_key(parent[name])
+        for over, local in ((context.vars, False), (local_vars, True)):
+            for name, value in over.items():
+                if local and value is missing:  # (a name the include does not give: the context's stands)
+                    continue
+                if env_globals.get(name, missing) is value:
+                    keys.pop(name, None)
+                else:
+                    keys[name] = value_key(value)
+        if None in keys.values():
+            return None
+        return tuple(sorted(keys.items()))
 
     def context_key(self, variables: dict[str, Any], local_vars: dict[str, Any]) -> tuple[Any, ...] | None:
         """The variables an included template is given (the including template's, and its local ones over
@@ -270,11 +302,12 @@ class Fragments:
         found.sort()
         return tuple(found)
 
-    def include(self, template: jinja2.Template, variables: dict[str, Any], local_vars: dict[str, Any]
+    def include(self, template: jinja2.Template, context: jinja2.runtime.Context, local_vars: dict[str, Any]
                 ) -> Iterator[str]:
         """The included template's text: reused, recorded, or (nested in another, or not keyable) rendered."""
         name = template.name
-        key = self.context_key(variables, local_vars) if self.depth == 0 and name is not None else None
+        key = self.include_key(context, local_vars) if self.depth == 0 and name is not None else None
+        variables = context.get_all()
         if key is not None and name is not None:
             found = self._previous.get((name, key))
             if found is not None and self._reuse is not None and self._reuse(self._previous_fragments[found]):

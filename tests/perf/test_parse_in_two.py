@@ -34,6 +34,35 @@ def test_the_second_half_is_done_by_a_copy_and_results_keep_their_order() -> Non
     assert map_in_two(_pids, list(range(9)), None, minimum=10) == _pids(range(9))  # too few to fork
 
 
+def _pages(chunk: Sequence[int]) -> list[object]:
+    """Results with large and small bytes fields (pages, and a field too short to travel apart), and not tuples."""
+    return [(i, bytes([i % 256]) * (5000 + i), b"small", os.getpid()) if i % 10 else [i] for i in chunk]
+
+
+@pytest.mark.parametrize("shared", [1 << 20, 12_000, 0])
+def test_the_copys_large_bytes_come_back_through_shared_memory_the_same_as_through_the_pipe(shared: int) -> None:
+    """All of them fit, only the first two fit (the rest come through the pipe), or no shared memory at all."""
+    results = map_in_two(_pages, list(range(40)), None, minimum=10, shared=shared)
+    assert [r if isinstance(r, list) else r[:3] for r in results] == [
+        r if isinstance(r, list) else r[:3] for r in _pages(range(40))]
+    assert {r[3] for r in results[21:] if isinstance(r, tuple)} - {os.getpid()}, "made in the copy"
+    sent = [len(r[1]) for r in results[20:] if isinstance(r, tuple)]
+    assert sent == [5000 + i for i in range(20, 40) if i % 10]
+
+
+def test_what_the_copy_pickles_for_the_pipe_leaves_its_pages_in_the_shared_memory() -> None:
+    import pickle  # noqa: PLC0415 - only this test measures a pickle
+
+    from sitegen.parallel import _into_region, _out_of_region, _shared_region  # noqa: PLC0415
+
+    results = _pages(range(20, 40))
+    region = _shared_region(1 << 20)
+    assert region is not None
+    sent = pickle.dumps(_into_region(results, region))
+    assert len(sent) < 5000 < len(pickle.dumps(results))  # 18 pages of ~5 KB stayed out of the pipe
+    assert _out_of_region(pickle.loads(sent), region) == results  # noqa: S301 - made just above
+
+
 def test_a_copy_that_fails_has_its_half_done_here() -> None:
     parent = os.getpid()
 

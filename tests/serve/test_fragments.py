@@ -195,3 +195,34 @@ def test_a_list_of_talks_renders_again_when_a_talk_text_changes(make_site: Calla
     dev.edit("layouts/home.html", home.replace("{{ n }}", "<b>{{ n }}</b>"))
     dev.edit("content/talks/t.md", TALK_PAGE.format("New abstract."))
     assert "New abstract." in dev.page("index.html")
+
+
+def test_an_includes_key_is_the_key_of_what_it_is_given_also_when_a_list_it_is_given_changed() -> None:
+    """`Fragments.include_key` keys the variables of a context's parent once per parent; it must give what
+    `context_key` gives for the variables Jinja merges, and see a list that an earlier include appended to."""
+    from types import SimpleNamespace  # noqa: PLC0415 - only this test fakes a context
+
+    from jinja2.utils import missing  # noqa: PLC0415
+
+    from sitegen.templates import Fragments  # noqa: PLC0415
+    from sitegen.views import context_key  # noqa: PLC0415
+
+    url = object()
+    env = SimpleNamespace(globals={"url": url, "title": "Site", "lang": "en"})
+    shown: list[str] = []
+    parent = {"url": url, "title": "Site", "lang": "zh", "page": "p", "shown": shown, "n": 3}
+    fragments = Fragments(env, None, context_key, str)  # type: ignore[arg-type]
+
+    def both(own: dict[str, object], local: dict[str, object]) -> tuple[object, object]:
+        context = SimpleNamespace(parent=parent, vars=own)
+        return (fragments.include_key(context, local),  # type: ignore[arg-type]
+                fragments.context_key({**parent, **own}, local))
+
+    for own, local in [({}, {}), ({"n": 4}, {}), ({"title": "Other"}, {"n": missing}), ({}, {"url": 1}),
+                       ({"lang": "en"}, {}), ({}, {"lang": "en", "page": "q"}), ({"x": object()}, {})]:
+        new, old = both(own, local)
+        assert new == old, (own, local)
+    first, _ = both({}, {})
+    shown.append("a post")  # an include appended to it
+    second, expected = both({}, {})
+    assert second == expected and second != first
