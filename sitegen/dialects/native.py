@@ -8,6 +8,7 @@ the Hugo way: its URL keeps the whole folder name (the date still fills a missin
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import posixpath
 import unicodedata
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from sitegen.dialects.jekyll import date_from_filename
 from sitegen.errors import Diagnostic, SitegenError
 
 
+@functools.lru_cache(maxsize=65_536)  # a site has few terms; every page's tags are slugged again and again
 def hugo_urlize(text: str) -> str:
     """A term's path segment as Hugo's `urlize` makes it (`helpers.PathSpec.MakePathSanitized`): letters, digits,
     marks and `. _ # + ~ - @` stay, a run of spaces becomes one `-` (none at either end), everything else is
