@@ -248,8 +248,8 @@ def map_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item
     if len(items) < minimum or worker_count(2 * MIN_PAGES_PER_WORKER, jobs) < 2:  # one core, or `jobs=1`
         return task(items)
     half = len(items) // 2
-    region = _shared_region(shared)
     read_fd, write_fd = os.pipe()
+    region = _shared_region(shared)  # (made once the pipe is: nothing left open should it fail)
     try:
         pid = os.fork()
     except OSError:

@@ -9,10 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import posixpath
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, overload
 
+from jinja2.defaults import DEFAULT_POLICIES
+from jinja2.filters import do_truncate
 from markupsafe import Markup, escape
 
 from sitegen.config import MenuItem, SiteConfig
@@ -498,6 +500,29 @@ class PageView:
                      if not src.startswith(("http://", "https://", "//", "data:")) and not src.endswith(".svg")][:1]
         return [self._resolve(src) for src in found]
 
+    @property
+    def share(self) -> dict[str, Any]:
+        """What link previews and structured data say of the page (the default theme's `partials/share.html`):
+        `description` (front matter `description`, else a regular page's summary, else the site's; tags stripped,
+        at most ~300 characters), `og_images` (`images`), `og_image` (absolute URL of the first, or of the site's
+        `params.og_image`, else the author's photo; its share crop when the build made one), `og_size` (`site.image`
+        of it). Made once per page: the theme asks twice a page (head and JSON-LD); each asking records what the
+        making read."""
+        state = self._state
+        made = self.__dict__.get("_share")
+        if made is None or made[0] is not state.images or made[1] is not state.rendered.get(self.source):
+            outer, state.reads = state.reads, set()
+            try:
+                values = _share(self, state)
+            finally:
+                read, state.reads = state.reads, outer
+            made = self.__dict__["_share"] = (state.images, state.rendered.get(self.source), values, frozenset(read))
+        if state.reads is not None:
+            state.reads.update(made[3])
+        values = dict(made[2])
+        values["og_images"] = list(values["og_images"])
+        return values
+
     def _resolve(self, src: str) -> str:
         """A content-relative image path made site-absolute (`resources/x.png` -> `/posts/p/resources/x.png`)."""
         if src.startswith(("/", "http://", "https://", "data:")):
@@ -670,28 +695,94 @@ class SiteView:
     def share_image(self, src: str) -> str:
         """The image link previews should show for `src` (a site path): its 1200×630 crop when the build made
         one (sitegen.images), else `src` itself."""
-        target = image_target(src, "/", self.config.base_path) if isinstance(src, str) else None
-        crop = self._state.images.shares.get(target) if target else None
-        return "/" + crop if crop else src
+        return _share_image(self._state, src)
 
     def image(self, src: str) -> dict[str, Any] | None:
         """A processed image (`width`, `height`, `srcset`, `webp`: `srcset` strings of its copies), or None when
         it is not one (remote, SVG, processing off). For templates' own images, e.g. the author photo."""
-        target = image_target(src, "/", self.config.base_path) if isinstance(src, str) else None
-        info = self._state.images.images.get(target) if target else None
-        if info is None:
-            if target not in self._state.images.shares.values():
-                return None
-            return {"width": SHARE_SIZE[0], "height": SHARE_SIZE[1], "srcset": "", "webp": ""}
-        url = self._state.urls.url
-        return {"width": info.width, "height": info.height,
-                "srcset": ", ".join([*(f"{url('/' + p)} {w}w" for p, w in info.copies), f"{url(src)} {info.width}w"]),
-                "webp": ", ".join(f"{url('/' + p)} {w}w" for p, w in info.webp)}
+        return _image(self._state, src)
+
+    @cached_property
+    def social_links(self) -> list[dict[str, str]]:
+        """The author's profiles as `[{key, label, url}]` (the default theme's `partials/social-links.html`), from
+        `params.social`: a full URL, or the short form each network uses (GitHub user name, LinkedIn handle,
+        Scholar user id, ORCID iD, email address); `email` falls back to `author.email`. Made once per build."""
+        social = self.params.social
+        social = social if isinstance(social, Mapping) else {}
+        links = []
+        for key, label, prefix in _NETWORKS:
+            value = social.get(key) or (self.author.email if key == "email" else None)
+            if value:
+                value = value if isinstance(value, str) else str(value)
+                links.append({"key": key, "label": label,
+                              "url": value if "://" in value or value.startswith("mailto:") else prefix + value})
+        return links
 
 
 def _under_base(html: Markup, base: str) -> Markup:
     """Site paths written in data (`[CV](/cv/)`) with the site's base path (`/repo/cv/`)."""
     return html if base == "/" else Markup(re.sub(r'href="/(?!/)', f'href="{base}', str(html)))
+
+
+_NETWORKS = (
+    ("github", "GitHub", "https://github.com/"),
+    ("gitlab", "GitLab", "https://gitlab.com/"),
+    ("linkedin", "LinkedIn", "https://www.linkedin.com/in/"),
+    ("scholar", "Google Scholar", "https://scholar.google.com/citations?user="),
+    ("orcid", "ORCID", "https://orcid.org/"),
+    ("mastodon", "Mastodon", ""),
+    ("twitter", "X (Twitter)", "https://x.com/"),
+    ("email", "Email", "mailto:"),
+)
+"""`SiteView.social_links`' networks, in the order they are shown: key in `params.social`, label, URL prefix of
+the short form."""
+
+
+def _share_image(state: SiteState, src: str) -> str:
+    """`SiteView.share_image`."""
+    target = image_target(src, "/", state.config.base_path) if isinstance(src, str) else None
+    crop = state.images.shares.get(target) if target else None
+    return "/" + crop if crop else src
+
+
+def _image(state: SiteState, src: str) -> dict[str, Any] | None:
+    """`SiteView.image`."""
+    target = image_target(src, "/", state.config.base_path) if isinstance(src, str) else None
+    info = state.images.images.get(target) if target else None
+    if info is None:
+        if target not in state.images.shares.values():
+            return None
+        return {"width": SHARE_SIZE[0], "height": SHARE_SIZE[1], "srcset": "", "webp": ""}
+    url = state.urls.url
+    return {"width": info.width, "height": info.height,
+            "srcset": ", ".join([*(f"{url('/' + p)} {w}w" for p, w in info.copies), f"{url(src)} {info.width}w"]),
+            "webp": ", ".join(f"{url('/' + p)} {w}w" for p, w in info.webp)}
+
+
+def _striptags(value: Any) -> str:
+    """Jinja's `striptags` filter."""
+    if hasattr(value, "__html__"):
+        value = value.__html__()
+    return str(Markup(str(value)).striptags())
+
+
+def _share(page: PageView, state: SiteState) -> dict[str, Any]:
+    """`PageView.share`, as the default theme's share partial made it with Jinja filters."""
+    kind = page.kind
+    summary_text = _striptags(page.summary).strip() if kind == "page" else ""
+    description = page.description or summary_text or state.config.description
+    description = do_truncate(None, _striptags(description).strip(), 300,  # type: ignore[arg-type]
+                              leeway=DEFAULT_POLICIES["truncate.leeway"]) if description else ""
+    params = Params(state.config.params)
+    author = params.author if isinstance(params.author, Mapping) else {}
+    fallback = params.og_image if isinstance(params.og_image, str) else author.get("photo")
+    fallback = fallback if isinstance(fallback, str) else ""
+    og_images = page.images if kind != "404" else []
+    og_path = _share_image(state, og_images[0] if og_images else fallback) if og_images or fallback else ""
+    return {"description": description, "og_images": og_images,
+            "og_image": (og_path if og_path.startswith(("http://", "https://")) else state.urls.absurl(og_path))
+            if og_path else "",
+            "og_size": _image(state, og_path) if og_path else None}
 
 
 _VIEW_NAMES = frozenset(dir(PageView)) | {"source", "_state", "_page"}
