@@ -33,6 +33,7 @@ from sitegen.images import SHARE_SIZE, ImageCatalog, ImageSettings, image_target
 from sitegen.markdown import Rendered
 from sitegen.memo import body_key, digest, page_meta_key, stable
 from sitegen.plan import SitePlan
+from sitegen.templates import isodate
 
 
 class Params(dict[str, Any]):
@@ -523,6 +524,55 @@ class PageView:
         values["og_images"] = list(values["og_images"])
         return values
 
+    def jsonld(self, description: str, og_images: Sequence[str], og_image: str,
+               social_links: Iterable[Any]) -> list[dict[str, Any]]:
+        """The page's schema.org objects (the default theme's `partials/jsonld.html`): a WebSite on the home page;
+        the author's Person on the home, about and CV pages and any page with `author_card`; a BlogPosting on dated
+        pages of the main sections (`params.main_sections`, default posts). `description`, `og_images` and
+        `og_image` are what `partials/share.html` made and `social_links` what `partials/social-links.html` made
+        (a site may replace either partial)."""
+        config, absurl = self._state.config, self._state.urls.absurl
+        params = Params(config.params)
+        author = params.author if isinstance(params.author, Mapping) else {}
+        person: dict[str, Any] = {"@type": "Person", "name": config.author.name or config.title, "url": absurl("/")}
+        photo = author.get("photo")
+        if isinstance(photo, str):
+            person["image"] = absurl(photo)
+        if author.get("role"):
+            person["jobTitle"] = author.get("role")
+        if author.get("affiliation"):
+            person["affiliation"] = {"@type": "Organization", "name": author.get("affiliation")}
+        if config.author.email:
+            person["email"] = "mailto:" + config.author.email
+        same_as = [_attribute(link, "url") for link in social_links if not _attribute(link, "key") == "email"]
+        if same_as:
+            person["sameAs"] = same_as
+        byline = {"@type": "Person", "name": person["name"], "url": person["url"]}
+        graph: list[dict[str, Any]] = []
+        kind = self.kind
+        if kind == "home":
+            graph.append({"@type": "WebSite", "name": config.title, "url": absurl("/"),
+                          "inLanguage": self.lang or config.language, "description": config.description or "",
+                          "author": dict(byline)})
+        if kind == "home" or self.path == "/about/" or self.layout == "cv" or self.params.author_card:
+            graph.append(dict(person, mainEntityOfPage=self.permalink))
+        if kind == "page" and self.date and self.section.split("/")[0] in (params.main_sections or ["posts"]) \
+                and self.layout not in ("talk", "cv", "publications"):
+            post = {"@type": "BlogPosting", "headline": self.title, "url": self.permalink,
+                    "mainEntityOfPage": self.permalink, "datePublished": isodate(self.date),
+                    "dateModified": isodate(self.lastmod or self.date), "inLanguage": self.lang,
+                    "author": dict(byline)}
+            if description:
+                post["description"] = description
+            if og_images:
+                post["image"] = og_image
+            if self.tags:
+                names = [_attribute(term, "name") for term in self.tags]
+                post["keywords"] = escape(", ").join(names) if any(hasattr(n, "__html__") for n in names) \
+                    else ", ".join(str(n) for n in names)
+            graph.append(post)
+        return graph
+
     def _resolve(self, src: str) -> str:
         """A content-relative image path made site-absolute (`resources/x.png` -> `/posts/p/resources/x.png`)."""
         if src.startswith(("/", "http://", "https://", "data:")):
@@ -757,6 +807,14 @@ def _image(state: SiteState, src: str) -> dict[str, Any] | None:
     return {"width": info.width, "height": info.height,
             "srcset": ", ".join([*(f"{url('/' + p)} {w}w" for p, w in info.copies), f"{url(src)} {info.width}w"]),
             "webp": ", ".join(f"{url('/' + p)} {w}w" for p, w in info.webp)}
+
+
+def _attribute(value: Any, name: str) -> Any:
+    """`value.name` as a template reads it (an attribute, else an item: a mapping's key)."""
+    try:
+        return getattr(value, name)
+    except AttributeError:
+        return value[name]
 
 
 def _striptags(value: Any) -> str:

@@ -17,48 +17,17 @@ from tests.conftest import build
 
 MakeSite = Callable[..., Path]
 
-# The partials as they were before sitegen made their values (their doc comments left out).
-OLD_SHARE = """\
-{% set summary_text = page.summary | striptags | trim if page.kind == "page" else "" %}
-{% set description = page.description or summary_text or site.description %}
-{% set description = description | striptags | trim | truncate(300) if description else "" %}
-{% set author_params = site.params.author if site.params.author is mapping else {} %}
-{% set fallback = site.params.og_image if site.params.og_image is string else author_params.get("photo") %}
-{% set fallback = fallback if fallback is string else "" %}
-{% set og_images = page.images if page.kind != "404" else [] %}
-{% set og_path = site.share_image(og_images[0] if og_images else fallback) if (og_images or fallback) else "" %}
-{% set og_size = site.image(og_path) if og_path else none %}
-{% set og_image = (og_path if og_path.startswith(("http://", "https://"))
-                   else absurl(og_path)) if og_path else "" %}
-"""
-OLD_SOCIAL = """\
-{% set social = site.params.social if site.params.social is mapping else {} %}
-{% set networks = [
-  ("github", "GitHub", "https://github.com/"),
-  ("gitlab", "GitLab", "https://gitlab.com/"),
-  ("linkedin", "LinkedIn", "https://www.linkedin.com/in/"),
-  ("scholar", "Google Scholar", "https://scholar.google.com/citations?user="),
-  ("orcid", "ORCID", "https://orcid.org/"),
-  ("mastodon", "Mastodon", ""),
-  ("twitter", "X (Twitter)", "https://x.com/"),
-  ("email", "Email", "mailto:"),
-] %}
-{% set social_links = [] %}
-{% for key, label, prefix in networks %}
-  {% set value = social.get(key) or (site.author.email if key == "email" else none) %}
-  {% if value %}
-    {% set value = value | string %}
-    {% set link = value if ("://" in value or value.startswith("mailto:")) else prefix ~ value %}
-    {% set _ = social_links.append({"key": key, "label": label, "url": link}) %}
-  {% endif %}
-{% endfor %}
-"""
+BEFORE = Path(__file__).parent / "fixtures" / "theme-before"
+"""The partials as they were (sitegen 622db2a) when Jinja made these values: the reference. The JSON-LD one imports
+the other two as they were."""
 COMPARE = (
-    "{% import 'partials/share.html' as new with context %}{% import 'partials/share_old.html' as old with context %}"
+    "{% import 'partials/share.html' as new with context %}"
+    "{% import 'partials/share-before.html' as old with context %}"
     "{% import 'partials/social-links.html' as ns with context %}"
-    "{% import 'partials/social_old.html' as os with context %}"
+    "{% import 'partials/social-links-before.html' as os with context %}"
     "<pre>{{ [new.description, new.og_images, new.og_image, new.og_size, ns.social_links] | tojson }}</pre>"
     "<pre>{{ [old.description, old.og_images, old.og_image, old.og_size, os.social_links] | tojson }}</pre>"
+    "<pre>{% include 'partials/jsonld.html' %}</pre><pre>{% include 'partials/jsonld-before.html' %}</pre>"
     "{% block main %}{% endblock %}")
 LONG = " ".join(f"<b>word{i}</b> &amp; more" for i in range(80))
 
@@ -72,8 +41,8 @@ def _png(width: int, height: int) -> bytes:
 def _pages(extra: dict[str, str | bytes]) -> dict[str, str | bytes]:
     return {
         "layouts/base.html": COMPARE,
-        "layouts/partials/share_old.html": OLD_SHARE,
-        "layouts/partials/social_old.html": OLD_SOCIAL,
+        **{f"layouts/partials/{name}-before.html": (BEFORE / f"{name}.html").read_text(encoding="utf-8")
+           for name in ("share", "social-links", "jsonld")},
         "static/img/me.png": _png(400, 400),
         "static/img/og.png": _png(1600, 900),
         "content/_index.md": "---\ntitle: Home\n---\nWelcome <em>home</em>.\n",
@@ -88,6 +57,12 @@ def _pages(extra: dict[str, str | bytes]) -> dict[str, str | bytes]:
         "content/posts/inline.md": "---\ntitle: Inline\ndate: 2024-01-05\ntags: [a]\n---\n![alt](/img/og.png)\n",
         "content/posts/svg.md": "---\ntitle: Svg\ndate: 2024-01-06\n---\n![logo](/img/logo.svg) ![r](https://x.org/r.png)\n",
         "content/posts/empty.md": "---\ntitle: Empty\ndate: 2024-01-07\ndescription: ''\n---\n",
+        "content/posts/tagged.md": "---\ntitle: Tagged\ndate: 2024-01-08\nlastmod: 2024-02-01\ntags: [C++, 深度学习]\n"
+                                   "categories: [x]\n---\nText.\n",
+        "content/posts/undated.md": "---\ntitle: Undated\n---\nText.\n",
+        "content/notes/n.md": "---\ntitle: Note\ndate: 2024-03-01\n---\nA note.\n",
+        "content/card.md": "---\ntitle: Card\nauthor_card: true\n---\nx\n",
+        "content/cv.md": "---\ntitle: CV\nlayout: cv\n---\nx\n",
         **extra,
     }
 
@@ -96,7 +71,7 @@ SETTINGS = {
     "author photo, every network": (
         "title: T\nbase_url: https://example.org/sub/\ndescription: The <i>site</i>\n"
         "author:\n  name: Ada\n  email: ada@example.org\n"
-        "params:\n  author: {photo: /img/me.png, role: R}\n"
+        "params:\n  author: {photo: /img/me.png, role: R, affiliation: Uni}\n  main_sections: [posts, notes]\n"
         "  social: {github: octo, gitlab: 'https://gitlab.com/full', linkedin: 12345, scholar: abc, orcid: 0000-0001,"
         " mastodon: 'https://m.social/@a', twitter: '', email: 'mailto:x@example.org'}\n"),
     "site image, email from the author": (
@@ -118,11 +93,15 @@ def test_share_and_social_values_equal_what_the_partials_made(make_site: MakeSit
     result = build(site)
     pages = [p for p in result.files if p.endswith(".html") and b"<pre>" in result.files[p]]
     assert len(pages) > 12  # posts, lists, home, 404
-    made = []
+    made, ld = [], []
     for path in pages:
         text = result.files[path].decode()
-        new, old = text.split("<pre>")[1].split("</pre>")[0], text.split("<pre>")[2].split("</pre>")[0]
+        parts = [part.split("</pre>")[0] for part in text.split("<pre>")[1:5]]
+        new, old = parts[0], parts[1]
         assert new == old, path
+        assert parts[2] == parts[3], path  # the JSON-LD
+        ld.extend(json.loads(line.split(">", 1)[1].split("</script>")[0]) for line in parts[2].splitlines() if line)
         made.append(json.loads(html.unescape(new)))
     assert any(description.endswith("...") for description, *_ in made)  # the long post's, cut
     assert any(images and image for _, images, image, *_ in made)  # a page's own image
+    assert {"WebSite", "Person", "BlogPosting"} <= {item["@type"] for item in ld}
