@@ -196,6 +196,9 @@ class Translator:
         self._plain: dict[tuple[str, str], str] = {}
         """Strings asked for without a count or parameters, by key and language (a theme asks for the same
         ones on every page)."""
+        self._dates: dict[tuple[str, str | None, str | None, str | None], str] = {}
+        """Dates formatted, by the date as ISO text (with its offset) and time zone name, format and language (a
+        post's date is shown on every list page that shows the post)."""
 
     def __call__(self, key: str, count: int | float | None = None, *, lang: str | None = None,
                  **params: Any) -> str:
@@ -230,6 +233,14 @@ class Translator:
         `%-d`/`%-m` without padding and `%B`/`%b` from the table's `months`."""
         if value is None:
             return ""
+        # (Equal aware date-times in two zones differ in text: the key is the text strftime reads, not the value.)
+        key = (value.isoformat(), value.tzname() if isinstance(value, dt.datetime) else None, fmt, lang)
+        found = self._dates.get(key)
+        if found is None:
+            found = self._dates[key] = self._format_date(value, fmt, lang)
+        return found
+
+    def _format_date(self, value: dt.datetime | dt.date, fmt: str | None, lang: str | None) -> str:
         lang = lang or self.lang
         own = self.date_format if lang == self.lang else None
         if fmt and lang.split("-")[0].lower() in ("zh", "ja") and ("%B" in fmt or "%b" in fmt):

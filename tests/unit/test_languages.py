@@ -114,6 +114,21 @@ def test_dates_and_numbers_follow_the_language() -> None:
     assert Translator(TABLES, "en").number(1234567) == "1,234,567"
 
 
+def test_a_date_formatted_once_is_given_again_only_for_the_same_text_zone_format_and_language() -> None:
+    en = Translator(TABLES, "en")
+    utc = dt.datetime(2026, 11, 24, 23, 30, tzinfo=dt.UTC)
+    tokyo = utc.astimezone(dt.timezone(dt.timedelta(hours=9), "JST"))
+    fixed = utc.astimezone(dt.timezone(dt.timedelta(hours=9)))
+    assert utc == tokyo == fixed  # the same instant, written three ways
+    assert en.format_date(utc, "%Y-%m-%d %H:%M %Z") == "2026-11-24 23:30 UTC"
+    assert en.format_date(tokyo, "%Y-%m-%d %H:%M %Z") == "2026-11-25 08:30 JST"
+    assert en.format_date(fixed, "%Y-%m-%d %H:%M %Z") == "2026-11-25 08:30 UTC+09:00"
+    assert en.format_date(utc.replace(tzinfo=None), "%d %Z") == "24 "  # naive
+    assert en.format_date(dt.date(2026, 11, 24)) == en.format_date(dt.date(2026, 11, 24)) == "November 24, 2026"
+    assert en.format_date(dt.date(2026, 11, 24), lang="zh") == "2026年11月24日"
+    assert en.format_date(dt.date(2026, 11, 24), "%b %Y") == "Nov 2026"
+
+
 def test_missing_strings_are_listed_once_per_key_and_language() -> None:
     warnings = missing_warnings(TABLES, [("en", "en"), ("zh", "zh-CN"), ("de", "de")])
     messages = [w.message for w in warnings]
