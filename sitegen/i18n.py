@@ -196,7 +196,7 @@ class Translator:
         self._plain: dict[tuple[str, str], str] = {}
         """Strings asked for without a count or parameters, by key and language (a theme asks for the same
         ones on every page)."""
-        self._dates: dict[tuple[str, str | None, str | None, str | None], str] = {}
+        self._dates: dict[tuple[str, tuple[str | None, dt.timedelta | None] | None, str | None, str | None], str] = {}
         """Dates formatted, by the date as ISO text (with its offset) and time zone name, format and language (a
         post's date is shown on every list page that shows the post)."""
 
@@ -233,8 +233,12 @@ class Translator:
         `%-d`/`%-m` without padding and `%B`/`%b` from the table's `months`."""
         if value is None:
             return ""
-        # (Equal aware date-times in two zones differ in text: the key is the text strftime reads, not the value.)
-        key = (value.isoformat(), value.tzname() if isinstance(value, dt.datetime) else None, fmt, lang)
+        if not isinstance(value, dt.date) or not isinstance(fmt, str | None) or not isinstance(lang, str | None):
+            return self._format_date(value, fmt, lang)  # (not a date: the error says so, as it did)
+        # Equal aware date-times in two zones differ in text: the key is what strftime reads (the date and time as
+        # written, with its offset, zone name and daylight saving), not the value.
+        zone = (value.tzname(), value.dst()) if isinstance(value, dt.datetime) else None
+        key = (value.isoformat(), zone, fmt, lang)
         found = self._dates.get(key)
         if found is None:
             found = self._dates[key] = self._format_date(value, fmt, lang)

@@ -520,8 +520,10 @@ class PageView:
             made = self.__dict__["_share"] = (state.images, state.rendered.get(self.source), values, frozenset(read))
         if state.reads is not None:
             state.reads.update(made[3])
-        values = dict(made[2])
+        values = dict(made[2])  # a copy each time (a template may change what it was given; the next must not see it)
         values["og_images"] = list(values["og_images"])
+        if values["og_size"] is not None:
+            values["og_size"] = dict(values["og_size"])
         return values
 
     def jsonld(self, description: str, og_images: Sequence[str], og_image: str,
@@ -752,11 +754,16 @@ class SiteView:
         it is not one (remote, SVG, processing off). For templates' own images, e.g. the author photo."""
         return _image(self._state, src)
 
-    @cached_property
+    @property
     def social_links(self) -> list[dict[str, str]]:
         """The author's profiles as `[{key, label, url}]` (the default theme's `partials/social-links.html`), from
         `params.social`: a full URL, or the short form each network uses (GitHub user name, LinkedIn handle,
-        Scholar user id, ORCID iD, email address); `email` falls back to `author.email`. Made once per build."""
+        Scholar user id, ORCID iD, email address); `email` falls back to `author.email`. Made once per build, and
+        given as a new list each time (a template may append to it, as the partial's own loop did)."""
+        return [dict(link) for link in self._social_links]
+
+    @cached_property
+    def _social_links(self) -> tuple[dict[str, str], ...]:
         social = self.params.social
         social = social if isinstance(social, Mapping) else {}
         links = []
@@ -766,7 +773,7 @@ class SiteView:
                 value = value if isinstance(value, str) else str(value)
                 links.append({"key": key, "label": label,
                               "url": value if "://" in value or value.startswith("mailto:") else prefix + value})
-        return links
+        return tuple(links)
 
 
 def _under_base(html: Markup, base: str) -> Markup:

@@ -105,3 +105,25 @@ def test_share_and_social_values_equal_what_the_partials_made(make_site: MakeSit
     assert any(description.endswith("...") for description, *_ in made)  # the long post's, cut
     assert any(images and image for _, images, image, *_ in made)  # a page's own image
     assert {"WebSite", "Person", "BlogPosting"} <= {item["@type"] for item in ld}
+
+
+def test_a_template_that_changes_the_values_it_was_given_changes_them_for_itself_only(make_site: MakeSite) -> None:
+    footer = ("{% import 'partials/social-links.html' as social with context %}{% set links = social.social_links %}"
+              "{% set _ = links.append({'key': 'cv', 'label': 'CV', 'url': '/cv/'}) %}"
+              "{% import 'partials/share.html' as share with context %}"
+              "{% if share.og_size %}{% set _ = share.og_size.update({'width': share.og_size.width + 1}) %}{% endif %}"
+              "{% set _ = share.og_images.append('/x.png') %}"
+              "<ul>{% for l in links %}<li>{{ l.label }}</li>{% endfor %}</ul>"
+              "<p>{{ share.og_images | length }} {{ share.og_size.width if share.og_size else '' }}</p>")
+    site = make_site({**_pages({"sitegen.yaml": SETTINGS["author photo, every network"]}),
+                      "layouts/base.html": "{% block main %}{% endblock %}{% include 'partials/footer.html' %}",
+                      "layouts/partials/footer.html": footer}, layouts=False)
+    result = build(site, jobs=1)
+    pages = {p: result.files[p].decode() for p in result.files if p.endswith(".html") and "<ul>" in
+             result.files[p].decode()}  # (not the redirects of page/1/)
+    assert len(pages) > 12 and all(text.count("<li>CV</li>") == 1 for text in pages.values())
+    shared = {path: text.split("<p>")[-1].split("</p>")[0] for path, text in pages.items()}
+    assert shared["about/index.html"] == "1 1201"  # the author photo's 1200-wide share crop; 1 added, once
+    assert all(value.split()[0] in ("1", "2", "3") for value in shared.values())  # never what earlier pages added
+    again = build(site, jobs=1)
+    assert {p: again.files[p].decode() for p in pages} == pages

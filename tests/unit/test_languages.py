@@ -128,6 +128,27 @@ def test_a_date_formatted_once_is_given_again_only_for_the_same_text_zone_format
     assert en.format_date(dt.date(2026, 11, 24), lang="zh") == "2026年11月24日"
     assert en.format_date(dt.date(2026, 11, 24), "%b %Y") == "Nov 2026"
 
+    class Zone(dt.tzinfo):
+        """A zone at UTC+0 named GMT, in daylight saving time or not (Dublin's winter and London's)."""
+
+        def __init__(self, dst: int) -> None:
+            self.saving = dt.timedelta(hours=dst)
+
+        def utcoffset(self, when: dt.datetime | None) -> dt.timedelta:
+            return dt.timedelta(0)
+
+        def dst(self, when: dt.datetime | None) -> dt.timedelta:
+            return self.saving
+
+        def tzname(self, when: dt.datetime | None) -> str:
+            return "GMT"
+
+    london, dublin = (dt.datetime(2024, 1, 15, 12, tzinfo=Zone(saving)) for saving in (0, -1))
+    for when in (london, dublin):  # (`%s` reads the daylight saving flag, where the C library has it)
+        assert en.format_date(when, "%s %Z") == Translator(TABLES, "en").format_date(when, "%s %Z")
+    with pytest.raises(AttributeError, match="month"):  # not a date: the error names what it lacks, as it did
+        en.format_date("2024-01-01")  # type: ignore[arg-type]
+
 
 def test_missing_strings_are_listed_once_per_key_and_language() -> None:
     warnings = missing_warnings(TABLES, [("en", "en"), ("zh", "zh-CN"), ("de", "de")])
