@@ -102,6 +102,11 @@ def rebuild_edited_pages(previous: BuildResult, changed: set[Path], memo: BuildM
     new_state._body_keys.update(state._body_keys)
     for rel in edited:
         new_state._body_keys.pop(rel, None)
+        # A page's first image is what link previews show, cropped to 1200x630 by a full build (which also drops
+        # a crop no page shows any more): another first image needs one.
+        before, after = state.view(rel), new_state.view(rel)
+        if state.images.settings.process and (before is None or after is None or before.images[:1] != after.images[:1]):
+            return None
     units = memo.units_reading(set(edited))
     if not units or any(not memo.outputs[u].source for u in units):
         return None

@@ -133,3 +133,28 @@ def test_an_edit_is_served_while_the_search_index_is_still_being_made(serve: Ser
     assert run.session.wait_for_index()
     assert b"secondzebra" in run.session.state.snapshot.files["searchindex/t/se.json"]
     _assert_clean(run)
+
+
+def _png(width: int, height: int) -> bytes:
+    import io  # noqa: PLC0415 - only these tests make images
+
+    from PIL import Image  # noqa: PLC0415
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (30, 90, 150)).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_a_text_edit_that_changes_the_first_image_of_a_page_makes_its_share_image_too(serve: Serve) -> None:
+    """Link previews show a page's first image, cropped to 1200×630 by the full build: an edit that shows another
+    image first needs that crop (and the old one is gone), as a clean build makes them."""
+    run = serve({**POSTS, "static/img/a.png": _png(1400, 900), "static/img/b.png": _png(1300, 800),
+                 "content/posts/p3.md": "---\ntitle: Post 3\ndate: 2024-01-04\n---\n![a](/img/a.png)\n"},
+                layouts=False)
+    post = run.site / "content/posts/p3.md"
+    assert "img/a.share.jpg" in run.session.state.snapshot.files
+    _settle(run, lambda: post.write_text(post.read_text().replace("/img/a.png", "/img/b.png")))
+    _assert_clean(run)
+    _settle(run, lambda: post.write_text(post.read_text() + "\nMore text, the same first image.\n"))
+    assert run.session.quick_builds >= 1  # an edit that keeps the first image stays quick
+    _assert_clean(run)
