@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any, overload
 
 from jinja2.defaults import DEFAULT_POLICIES
-from jinja2.filters import do_truncate
+from jinja2.filters import do_striptags, do_truncate
 from markupsafe import Markup, escape
 
 from sitegen.config import MenuItem, SiteConfig
@@ -569,9 +569,7 @@ class PageView:
             if og_images:
                 post["image"] = og_image
             if self.tags:
-                names = [_attribute(term, "name") for term in self.tags]
-                post["keywords"] = escape(", ").join(names) if any(hasattr(n, "__html__") for n in names) \
-                    else ", ".join(str(n) for n in names)
+                post["keywords"] = ", ".join(term.name for term in self.tags)
             graph.append(post)
         return graph
 
@@ -824,19 +822,12 @@ def _attribute(value: Any, name: str) -> Any:
         return value[name]
 
 
-def _striptags(value: Any) -> str:
-    """Jinja's `striptags` filter."""
-    if hasattr(value, "__html__"):
-        value = value.__html__()
-    return str(Markup(str(value)).striptags())
-
-
 def _share(page: PageView, state: SiteState) -> dict[str, Any]:
     """`PageView.share`, as the default theme's share partial made it with Jinja filters."""
     kind = page.kind
-    summary_text = _striptags(page.summary).strip() if kind == "page" else ""
+    summary_text = do_striptags(page.summary).strip() if kind == "page" else ""
     description = page.description or summary_text or state.config.description
-    description = do_truncate(None, _striptags(description).strip(), 300,  # type: ignore[arg-type]
+    description = do_truncate(None, do_striptags(description).strip(), 300,  # type: ignore[arg-type]
                               leeway=DEFAULT_POLICIES["truncate.leeway"]) if description else ""
     params = Params(state.config.params)
     author = params.author if isinstance(params.author, Mapping) else {}

@@ -33,10 +33,9 @@ def related_pages(source: str, tree: ContentTree, taxonomies: dict[str, dict[str
             if term is None:
                 continue
             members = term.pages
-            found = (positions or term_positions)(term).get(source)
-            if found is None:
+            at = (positions or term_positions)(term).get(source)
+            if at is None:
                 continue
-            at = found
             window = members[max(0, at - WINDOW // 2): at + WINDOW // 2 + 1]
             for _ in range(weight):
                 scores.update(window)  # (counted in C; the page itself is taken out below)
