@@ -128,7 +128,14 @@ def _write_locked(files: dict[str, bytes], out: Path, clean: bool) -> WriteStats
         return WriteStats(written=len(plan.changed), unchanged=plan.unchanged, deleted=len(plan.delete),
                           warnings=tuple(plan.warnings))
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        _remove_staging(staging)
+
+
+def _remove_staging(folder: Path) -> None:
+    """Remove a staging folder whole: an interrupt arriving meanwhile (the build is over, the process about to
+    stop) lands after it, not halfway, which would leave the folder beside the output."""
+    with _signals_deferred():
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _new_staging(out: Path) -> Path:
@@ -231,7 +238,7 @@ class Staging:
             os.close(self._digests_fd)
             self._digests_fd = -1
         if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
+            _remove_staging(self.folder)
             self.folder = None
         self.staged = {}
         self.digests = {}

@@ -29,6 +29,7 @@ from sitegen.markdown.callouts import callouts_plugin
 from sitegen.markdown.highlight import highlight_code
 from sitegen.markdown.markdown_attr import kramdown_ial_plugin, markdown_attr_plugin
 from sitegen.markdown.mathdelims import bracket_math_plugin
+from sitegen.markdown.native import NativeParser
 
 MORE = "<!--more-->"
 
@@ -123,6 +124,8 @@ class MarkdownRenderer:
         # A pure function of the URL (a parse and an encode, ~10 us): a site links to the same URLs again and again.
         md.normalizeLink = functools.lru_cache(maxsize=65_536)(md.normalizeLink)  # type: ignore[method-assign]
         self.md = md
+        self.native = NativeParser(md.normalizeLink, md.normalizeLinkText)
+        """The compiled parse of pages that need no markdown-it-py plugin (`sitegen.markdown.native`)."""
 
     def _render_fence(self, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
         token = tokens[idx]
@@ -137,7 +140,9 @@ class MarkdownRenderer:
         """Render Markdown to HTML plus a table of contents, summary and the links written in it."""
         ctx = ctx or RenderContext()
         env: dict[str, Any] = {}
-        tokens = self.md.parse(text, env)
+        tokens = self.native.tokens(text)
+        if tokens is None:  # the page shows syntax only markdown-it-py's plugins read (or no compiled parser here)
+            tokens = self.md.parse(text, env)
         result = Rendered(html="")
         if not self.settings.unsafe_html:
             tokens = _drop_raw_html(tokens)
