@@ -31,23 +31,29 @@ except ImportError:  # pragma: no cover - exercised on interpreters without a wh
     _RustMarkdownIt = None
 
 _RAW_FALLBACK_TEXT = ("\r", "\x00", "\\|", "[^", "[!", "[ ]", "[x]", "[X]")
-_RAW_FALLBACK_LOWER = ("javascript:", "vbscript:", "file:", "data:")
+_RAW_FALLBACK_LOWER = ("javascript:", "vbscript:", "file:", "data:", "<source", "</source", "<search", "</search")
+_ODD_SPACE = re.compile(r"[^\S \t\n]")
+"""Whitespace other than spaces, tabs and newlines (U+3000, U+00A0, form feeds...): markdown-it-py trims it from a
+paragraph's ends, the Rust parser keeps it."""
 _MARKDOWN_ATTR = re.compile(r"markdown\s*=")
 _RAW_FALLBACK_LINES = re.compile(
     r"\n(?:[ \t]{0,3}[:~](?:[ \t\n]|$)"
     r"|[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]*(?:\n|$)"
     r"|[ \t]*>[^\n]*\t|[ \t]*(?:[-+*]|\d{1,9}[.)])\t"
-    r"|(?![ \t]{0,3}~~~)[^\n]*~~~)")
+    r"|(?![ \t]{0,3}~~~)[^\n]*~~~"
+    r"|[^\n]*\|[^\n]*\n[ \t]*:?-+:?[ \t]*(?:\n|$))")
 
 
 def _raw_fallback(text: str) -> bool:
     """Whether the source text sends a page to markdown-it-py before any parse (found anywhere, code included):
     carriage returns and NULs (normalized by either parser, not proven alike), `\\|` (a table cell's escaped pipe,
     read apart by the two), footnotes `[^`, callouts `[!`, task list boxes, `markdown="1"` blocks, URL schemes one
-    parser links and the other does not; and, at a line's start: definition-list lines, empty list items (which end
-    a paragraph, quote or table in markdown-it-py, and continue it in the Rust parser), tabs in quote and list
-    markers (expanded differently), and runs of three tildes inside a line (strikethrough's edge)."""
-    if any(marker in text for marker in _RAW_FALLBACK_TEXT):
+    parser links and the other does not, `<source>` and `<search>` (HTML block tags in one parser's CommonMark
+    version only), whitespace other than spaces and tabs (trimmed by one parser only); and, at a line's start:
+    definition-list lines, empty list items (which end a paragraph, quote or table in markdown-it-py, and continue
+    it in the Rust parser), tabs in quote and list markers (expanded differently), runs of three tildes inside
+    a line (strikethrough's edge), and a line with a `|` over a pipeless `---` (a table to markdown-it-py only)."""
+    if any(marker in text for marker in _RAW_FALLBACK_TEXT) or _ODD_SPACE.search(text):
         return True
     lowered = text.lower()
     if any(marker in lowered for marker in _RAW_FALLBACK_LOWER):
@@ -59,11 +65,6 @@ def _raw_fallback(text: str) -> bool:
 
 _LIST_LINE = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _QUOTE_LINE = re.compile(r"[ \t]{0,3}>")
-"""Source text that sends a page to markdown-it-py before any parse (found anywhere, code included; cheap):
-carriage returns and NULs (normalized by either parser, not proven alike), footnotes `[^`, callouts `[!`, task
-list boxes, `markdown="1"` blocks, URL schemes one parser links and the other does not, definition-list lines, and
-empty list items (which end a paragraph, quote or table in markdown-it-py, and continue it in the Rust parser), runs
-of three tildes inside a line (strikethrough's edge), and tabs in quote and list markers (expanded differently)."""
 
 _TEXT_FALLBACK = re.compile(r"[$@{}]|\\[\[\]()]|www\.|(?:https?|mailto|xmpp):|<!", re.IGNORECASE)
 """Text outside code that a sitegen plugin may read: math (`$`), attributes and kramdown (`{ }`), GFM autolinks
@@ -74,38 +75,48 @@ text (`<!-- a -- b -->`)."""
 
 _BACKTICKS = re.compile(r"`+")
 _FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+_BLOCK_START = re.compile(r"[ \t]{0,3}(?:#|>|[-+*][ \t]|\d{1,9}[.)][ \t])")
 
 
 def _unpaired_backticks(text: str) -> bool:
     """Whether a run of backticks may have no closing run of its length, after a `[`: markdown-it-pyrs 0.4 panics
     on `[a `b` (its label scan), and prints the panic to stderr before the exception is caught. Fenced code is left
-    out; in each blank-line-separated stretch of the rest that holds a `[`, any length of run seen an odd number of
-    times counts (a false alarm only costs the faster parse)."""
+    out; the rest is cut into stretches at blank lines and at lines that start a heading, list item or quote, and in
+    a stretch holding a `[`, any length of run seen an odd number of times counts (a false alarm only costs the
+    faster parse)."""
     if "`" not in text or "[" not in text:
         return False
     fence = ""
     stretch: list[str] = []
-    for line in [*text.split("\n"), ""]:
+    for line in text.split("\n"):
         opener = _FENCE.match(line)
         if fence:
             if opener and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence) \
                     and not line[opener.end():].strip():
                 fence = ""
             continue
-        if opener and not (opener.group(1)[0] == "`" and "`" in line[opener.end():]):
+        starts_fence = opener is not None and not (opener.group(1)[0] == "`" and "`" in line[opener.end():])
+        if starts_fence or not line.strip() or _BLOCK_START.match(line):
+            if _odd_backtick_runs(stretch):
+                return True
+            stretch = []
+        if starts_fence:
+            assert opener is not None
             fence = opener.group(1)
         elif line.strip():
             stretch.append(line)
-            continue
-        chunk = "\n".join(stretch)
-        stretch = []
-        if "`" in chunk and "[" in chunk:
-            counts: dict[int, int] = {}
-            for run in _BACKTICKS.findall(chunk):
-                counts[len(run)] = counts.get(len(run), 0) + 1
-            if any(count % 2 for count in counts.values()):
-                return True
-    return False
+    return _odd_backtick_runs(stretch)
+
+
+def _odd_backtick_runs(lines: list[str]) -> bool:
+    """Whether a stretch holding a `[` has a length of backtick run seen an odd number of times."""
+    chunk = "\n".join(lines)
+    if "`" not in chunk or "[" not in chunk:
+        return False
+    counts: dict[int, int] = {}
+    for run in _BACKTICKS.findall(chunk):
+        counts[len(run)] = counts.get(len(run), 0) + 1
+    return any(count % 2 for count in counts.values())
 
 
 def _quote_or_table_runs_on(text: str) -> bool:
@@ -190,7 +201,7 @@ class _Builder:
         self.out: list[Token] = []
         self.checked: list[str] = []
         """The page's text outside code, for `_TEXT_FALLBACK`."""
-        encoded = text.encode()
+        encoded = self._encoded = text.encode()
         self._open_end = len(encoded.rstrip()) if not text.endswith("\n") else None
         """Where the text ends when its last line has no newline: a code or HTML block reaching it keeps a newline
         in the Rust tree that markdown-it-py does not add."""
@@ -204,6 +215,12 @@ class _Builder:
         if srcmap is None:
             raise _Unsupported("no source position")
         return bisect.bisect_right(self._newlines, srcmap[0] - 1) if srcmap[0] else 0
+
+    def source_of(self, node: Any) -> bytes:
+        """The node's source text, as bytes."""
+        if node.srcmap is None:
+            raise _Unsupported("no source position")
+        return self._encoded[node.srcmap[0]:node.srcmap[1]]
 
     def map_of(self, node: Any) -> list[int]:
         srcmap = node.srcmap
@@ -233,6 +250,8 @@ class _Builder:
                 self.inline(node.children, self.map_of(node), level + 1)
                 out.append(Token("paragraph_close", "p", -1, level=level, block=True))
             elif name == "heading" or name == "lheading":
+                if name == "lheading" and b"|" in self.source_of(node):
+                    raise _Unsupported("a setext heading that markdown-it-py may read as a table")
                 tag = f"h{node.meta['level']}"
                 out.append(Token("heading_open", tag, 1, map=self.map_of(node), level=level, block=True))
                 self.inline(node.children, self.map_of(node), level + 1)
@@ -246,9 +265,15 @@ class _Builder:
                 out.append(Token("code_block", "code", 0, map=self.map_of(node), level=level, block=True,
                                  content=node.meta["content"]))
             elif name == "html_block":
-                raw = _RAW_TEXT_BLOCK.match(node.meta["content"])
-                if raw and f"</{raw.group(1).lower()}>" not in node.meta["content"].lower():
+                content = node.meta["content"]
+                raw = _RAW_TEXT_BLOCK.match(content)
+                if raw and f"</{raw.group(1).lower()}>" not in content.lower():
                     raise _Unsupported("an unclosed <pre>, <script>, <style> or <textarea> block")
+                opener = _MARKED_BLOCK.match(content)
+                if opener and _MARKED_BLOCK_ENDS.get(opener.group(1), ">") not in content[opener.end():]:
+                    raise _Unsupported("an unclosed comment, processing instruction, declaration or CDATA block")
+                if "|" in content.partition("\n")[0]:
+                    raise _Unsupported("an HTML line that may head a table")
                 out.append(Token("html_block", "", 0, map=self.map_of(node), level=level, block=True,
                                  content=node.meta["content"]))
             elif name == "bullet_list" or name == "ordered_list":
@@ -300,6 +325,8 @@ class _Builder:
         self.out.append(Token(f"{kind}_close", tag, -1, level=level, block=True, markup=marker))
 
     def table(self, node: Any, level: int) -> None:
+        if b"|" not in self.source_of(node).partition(b"\n")[0]:
+            raise _Unsupported("a table whose header line has no pipe")
         out = self.out
         aligns = node.meta["alignments"]
         out.append(Token("table_open", "table", 1, map=self.map_of(node), level=level, block=True))
@@ -405,6 +432,11 @@ class _Builder:
 
 _RAW_TEXT_BLOCK = re.compile(r"[ \t]*<(pre|script|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
 """HTML blocks that run to their closing tag, blank lines included: left open, the parsers end them differently."""
+
+_MARKED_BLOCK = re.compile(r"[ \t]*(<!--|<\?|<!\[CDATA\[|<![A-Za-z])")
+_MARKED_BLOCK_ENDS = {"<!--": "-->", "<?": "?>", "<![CDATA[": "]]>"}
+"""HTML blocks that run to an end marker, blank lines included (CommonMark's kinds 2-5; a declaration `<!X` ends
+at `>`): left open, the parsers end them differently."""
 
 _LINE_BLOCKS = frozenset({"fence", "code_block", "html_block"})
 """Blocks whose content is their source lines, newlines included."""

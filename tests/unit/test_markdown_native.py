@@ -114,6 +114,10 @@ def test_a_plain_page_renders_the_same_on_both_paths() -> None:
     "a | b\n--|--\nc \\| d | e\n", "-\n", "_😀_\n",
     "> quote\n- list\n", "| a |\n|---|\n| b |\n- list\n", "a ~~~b~~~ c\n", ">\tquote\n",
     "<!-- a -- b -->\n\nfoo <!-- c -- d -->\n", "<pre>\nunclosed\n\n\n",
+    # Found by review: the CommonMark versions of the two parsers differ in these.
+    "## 引言\n\n\u3000\u3000这是第一段，介绍**背景**。\n", "    a\n\x0c\n    b\n", "para\n<source src=\"a.mp4\">\n",
+    "- Step one\n  <!-- TODO: expand\n\n  later -->\n- Step two\n", "- <?php\n\nx\n", "Results\n|---|\n| 42 |\n",
+    "Options |\n--------\n", "<div |,\n-|-\n", "- a lone ` is shown as is\n- an unclosed [` bracket\n",
 ])
 def test_syntax_only_markdown_it_py_reads_takes_its_parse(text: str) -> None:
     assert MD.native.tokens(text) is None
@@ -168,7 +172,8 @@ _ATOMS = [
     "~~~", "[", "]", "(", ")", "![", "](", '](/u "t")', "<", ">", "</span>", "<span>", "<div>", "</div>", "<br>",
     "&amp;", "&#35;", "&copy;", "\\", "\\*", "|", "| a | b |\n|---|:-:|\n", "-", "- ", "+ ", "* ", "1. ", "2) ", "# ",
     "## ", "> ", "    ", "===", "---", "***", "\n- ", "\n  - ", "\n1. ", "\n> ", "\n# ", "\n```py\n", "\n```\n",
-    "\n    code\n", "[ref]", "\n[ref]: /x\n", "[x][ref]", '<a href="x">', '"', "'", "!", "#", "=", ".", ",", "  \n",
+    "\n    code\n", "\u3000", "\xa0", "\x0c", "<source src=x>", "<!-- open", "-->", "\nn\n|---|\n", "T |\n---\n",
+    "[ref]", "\n[ref]: /x\n", "[x][ref]", '<a href="x">', '"', "'", "!", "#", "=", ".", ",", "  \n",
     "\\\n", "éü", "😀", "/path/to.md", "<p>", "</p>", "<pre>", "</pre>", "<!-- c -->", "1", "9999999999. ", "0. ",
 ]
 
@@ -184,4 +189,4 @@ def test_generated_markdown_renders_the_same_on_both_paths(seed: int) -> None:
         compiled += MD.native.tokens(text) is not None
         fast, slow = both(text)
         assert fast == slow, repr(text)
-    assert compiled > 30
+    assert compiled > 15
