@@ -30,6 +30,9 @@ try:  # an optional speed-up: pyproject installs it only where it has wheels
 except ImportError:  # pragma: no cover - exercised on interpreters without a wheel
     _RustMarkdownIt = None
 
+_LIST_MARKER = r"(?:[-+*]|\d{1,9}[.)])"
+"""A bullet or ordered list item's marker, as the line checks below find it."""
+
 _RAW_FALLBACK_TEXT = ("\r", "\x00", "\\|", "[^", "[!", "[ ]", "[x]", "[X]")
 _RAW_FALLBACK_LOWER = ("javascript:", "vbscript:", "file:", "data:", "<source", "</source", "<search", "</search")
 _ODD_SPACE = re.compile(r"[^\S \t\n]")
@@ -38,8 +41,8 @@ paragraph's ends, the Rust parser keeps it."""
 _MARKDOWN_ATTR = re.compile(r"markdown\s*=")
 _RAW_FALLBACK_LINES = re.compile(
     r"\n(?:[ \t]{0,3}[:~](?:[ \t\n]|$)"
-    r"|[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]*(?:\n|$)"
-    r"|[ \t]*>[^\n]*\t|[ \t]*(?:[-+*]|\d{1,9}[.)])\t"
+    rf"|[ \t]*{_LIST_MARKER}[ \t]*(?:\n|$)"
+    rf"|[ \t]*>[^\n]*\t|[ \t]*{_LIST_MARKER}\t"
     r"|(?![ \t]{0,3}~~~)[^\n]*~~~"
     r"|[^\n]*\|[^\n]*\n[ \t]*:?-+:?[ \t]*(?:\n|$))")
 
@@ -63,7 +66,7 @@ def _raw_fallback(text: str) -> bool:
     return _RAW_FALLBACK_LINES.search("\n" + text) is not None
 
 
-_LIST_LINE = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_LIST_LINE = re.compile(rf"[ \t]*{_LIST_MARKER}(?:[ \t]|$)")
 _QUOTE_LINE = re.compile(r"[ \t]{0,3}>")
 
 _TEXT_FALLBACK = re.compile(r"[$@{}]|\\[\[\]()]|www\.|(?:https?|mailto|xmpp):|<!", re.IGNORECASE)
@@ -75,7 +78,7 @@ text (`<!-- a -- b -->`)."""
 
 _BACKTICKS = re.compile(r"`+")
 _FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
-_BLOCK_START = re.compile(r"[ \t]{0,3}(?:#|>|[-+*][ \t]|\d{1,9}[.)][ \t])")
+_BLOCK_START = re.compile(rf"[ \t]{{0,3}}(?:#|>|{_LIST_MARKER}[ \t])")
 
 
 def _unpaired_backticks(text: str) -> bool:
@@ -246,15 +249,17 @@ class _Builder:
                 self.hidden_paragraph(run, level)
                 run = []
             if name == "paragraph":
-                out.append(Token("paragraph_open", "p", 1, map=self.map_of(node), level=level, block=True))
-                self.inline(node.children, self.map_of(node), level + 1)
+                line_map = self.map_of(node)
+                out.append(Token("paragraph_open", "p", 1, map=line_map, level=level, block=True))
+                self.inline(node.children, line_map, level + 1)
                 out.append(Token("paragraph_close", "p", -1, level=level, block=True))
             elif name == "heading" or name == "lheading":
                 if name == "lheading" and b"|" in self.source_of(node):
                     raise _Unsupported("a setext heading that markdown-it-py may read as a table")
                 tag = f"h{node.meta['level']}"
-                out.append(Token("heading_open", tag, 1, map=self.map_of(node), level=level, block=True))
-                self.inline(node.children, self.map_of(node), level + 1)
+                line_map = self.map_of(node)
+                out.append(Token("heading_open", tag, 1, map=line_map, level=level, block=True))
+                self.inline(node.children, line_map, level + 1)
                 out.append(Token("heading_close", tag, -1, level=level, block=True))
             elif name == "fence":
                 meta = node.meta
@@ -275,7 +280,7 @@ class _Builder:
                 if "|" in content.partition("\n")[0]:
                     raise _Unsupported("an HTML line that may head a table")
                 out.append(Token("html_block", "", 0, map=self.map_of(node), level=level, block=True,
-                                 content=node.meta["content"]))
+                                 content=content))
             elif name == "bullet_list" or name == "ordered_list":
                 self.list_block(node, level)
             elif name == "blockquote":
@@ -384,9 +389,10 @@ class _Builder:
                 self.children(node.children, out, depth + 1)
                 out.append(Token(f"{kind}_close", tag, -1, markup=markup))
             elif name == "code_inline":
-                content = "".join(c.meta["content"] for c in node.children if c.name == "text")
-                if len(node.children) > 1 or (node.children and node.children[0].name != "text"):
+                inner = node.children
+                if len(inner) > 1 or (inner and inner[0].name != "text"):
                     raise _Unsupported("code span with inner nodes")
+                content = inner[0].meta["content"] if inner else ""
                 out.append(Token("code_inline", "code", 0, content=content, markup="`" * node.meta["marker_len"]))
             elif name == "link":
                 attrs: dict[str, str | int | float] = {"href": self.href(node.meta["url"])}
