@@ -62,7 +62,8 @@ def main() -> None:
     if args.jobs == 1:
         timed(render.MarkdownRenderer, "render", "  MarkdownRenderer.render")
         timed(render.MarkdownRenderer, "render_summary", "  MarkdownRenderer.render_summary")
-        timed(render.MarkdownRenderer, "_render_fence", "    code blocks (fences)")
+        fence = "_fence" if hasattr(render.MarkdownRenderer, "_fence") else "_render_fence"  # before: _render_fence
+        timed(render.MarkdownRenderer, fence, "    code blocks (fences)")
         timed(parallel, "plain_words", "  plain_words")
         timed(parallel, "search_text", "  search_text")
         timed(parallel, "packed_term_weights", "  packed_term_weights")

@@ -1,14 +1,16 @@
 """The compiled parse: markdown-it-pyrs (markdown-it ported to Rust, by markdown-it-py's maintainer) parses a page
-that needs nothing beyond CommonMark, tables and strikethrough, and its tree becomes the tokens markdown-it-py
-would have made, which `MarkdownRenderer` then walks and renders as before.
+that needs nothing beyond CommonMark, tables and strikethrough, and its tree is rendered here to the HTML that
+markdown-it-py's parse and renderer would have given, with the heading ids, links and fenced code left as slots
+that `MarkdownRenderer` fills as it fills them on markdown-it-py's tokens.
 
-Parsing is most of a cold build's Markdown time (markdown-it-py's own rules, in Python); the Rust parse of the
-same page takes a fifteenth of it. The two parsers agree on CommonMark, tables and strikethrough, and what a page
-may hold beyond that is read only by sitegen's markdown-it-py plugins (math, attributes, footnotes, definition
-lists, task lists, GFM autolinks, callouts, kramdown's `{: }` and `markdown="1"`) or is parsed differently by the
-two (punycode hosts, which links count as safe). A page showing any of it, anywhere outside its code, returns
-None here and takes markdown-it-py's parse: the tokens, and so the HTML, are the same on either path (the tests
-in `tests/unit/test_markdown_native.py` compare both on every page they know, and on generated Markdown).
+Parsing and rendering are most of a cold build's Markdown time besides highlighting (markdown-it-py's rules and
+tokens, in Python); the Rust parse of the same page takes a tenth of it, and one walk of its tree writes the HTML.
+The two parsers agree on CommonMark, tables and strikethrough, and what a page may hold beyond that is read only
+by sitegen's markdown-it-py plugins (math, attributes, footnotes, definition lists, task lists, GFM autolinks,
+callouts, kramdown's `{: }` and `markdown="1"`) or is parsed differently by the two (punycode hosts, which links
+count as safe). A page showing any of it, anywhere outside its code, returns None here and takes markdown-it-py's
+parse: the HTML, toc and links are the same on either path (the tests in `tests/unit/test_markdown_native.py`
+compare both on every page they know, and on generated Markdown).
 
 Where the package has no wheel (Python 3.13 and later, musl), it is not installed and every page takes
 markdown-it-py's parse: the same output, more slowly.
@@ -20,9 +22,10 @@ import bisect
 import re
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from markdown_it.token import Token
+from markdown_it.common.utils import escapeHtml
 
 _RustMarkdownIt: Any
 try:  # an optional speed-up: pyproject installs it only where it has wheels
@@ -157,11 +160,29 @@ def _symbol_flanked(text: str) -> bool:
 
 
 class _Unsupported(Exception):
-    """A node this module does not turn into tokens: the page takes markdown-it-py's parse."""
+    """A node this module does not render: the page takes markdown-it-py's parse."""
+
+
+@dataclass
+class NativePage:
+    """One page rendered from the compiled parse, with the values only its renderer knows left as slots in `parts`:
+    `MarkdownRenderer` fills them in and joins the parts."""
+
+    parts: list[str] = field(default_factory=list)
+    """The HTML, in pieces."""
+    links: list[tuple[int, str, int, str]] = field(default_factory=list)
+    """(slot, href as markdown-it-py normalizes it, 0-based line of its block, `link` or `image`): the slot takes
+    the href, rewritten and HTML-escaped."""
+    headings: list[tuple[int, int, str]] = field(default_factory=list)
+    """(slot, level, title: the heading's text and code, not image descriptions): the slot takes the id, escaped."""
+    fences: list[tuple[int, str, str]] = field(default_factory=list)
+    """(slot, content, info string): the slot takes the fenced block's HTML."""
+    raw_html: list[str] = field(default_factory=list)
+    """The page's raw HTML blocks and inline tags (not those inside image descriptions), whose ids anchors avoid."""
 
 
 class NativeParser:
-    """The compiled parser, when installed; `tokens(text)` or None for markdown-it-py's parse."""
+    """The compiled parser, when installed; `page(text)` or None for markdown-it-py's parse."""
 
     def __init__(self, normalize_link: Callable[[str], str], normalize_link_text: Callable[[str], str]) -> None:
         self._md = (_RustMarkdownIt("commonmark").enable_many(["table", "strikethrough"])
@@ -174,8 +195,9 @@ class NativeParser:
         """Whether markdown-it-pyrs is installed here."""
         return self._md is not None
 
-    def tokens(self, text: str) -> list[Token] | None:
-        """markdown-it-py's tokens for `text` (after its core rules), or None when the page needs its parse."""
+    def page(self, text: str) -> NativePage | None:
+        """The HTML markdown-it-py's renderer gives for `text` (after its core rules), with slots for what the
+        caller resolves; or None when the page needs markdown-it-py's parse."""
         if (self._md is None or _raw_fallback(text) or _unpaired_backticks(text)
                 or _symbol_flanked(text)
                 or _quote_or_table_runs_on(text)):
@@ -188,20 +210,23 @@ class NativeParser:
             return None
         builder = _Builder(text, *self._normalize)
         try:
-            builder.blocks(list(tree.children), 0)
+            builder.blocks(tree.children, 0)
         except _Unsupported:
             return None
         if _TEXT_FALLBACK.search("".join(builder.checked)):
             return None
-        return builder.out
+        return builder.page
 
 
 class _Builder:
-    """Turns one page's Rust tree into block tokens (with inline children), markdown-it-py's way."""
+    """Renders one page's Rust tree as markdown-it-py's renderer renders the tokens markdown-it-py's parse gives
+    (its `renderToken`: a newline after a block tag unless inline content or a tight list item's hidden paragraph
+    follows, or the same tag closes at once; a newline before a block tag that follows a hidden paragraph)."""
 
     def __init__(self, text: str, normalize_link: Callable[[str], str],
                  normalize_link_text: Callable[[str], str]) -> None:
-        self.out: list[Token] = []
+        self.page = NativePage()
+        self.out = self.page.parts
         self.checked: list[str] = []
         """The page's text outside code, for `_TEXT_FALLBACK`."""
         encoded = self._encoded = text.encode()
@@ -225,51 +250,59 @@ class _Builder:
             raise _Unsupported("no source position")
         return self._encoded[node.srcmap[0]:node.srcmap[1]]
 
-    def map_of(self, node: Any) -> list[int]:
+    def check_end(self, node: Any) -> None:
+        """A code or HTML block that reaches the end of a text without a final newline is left to markdown-it-py."""
         srcmap = node.srcmap
         if srcmap is None:
             raise _Unsupported("no source position")
-        if self._open_end is not None and srcmap[1] >= self._open_end and node.name in _LINE_BLOCKS:
+        if self._open_end is not None and srcmap[1] >= self._open_end:
             raise _Unsupported("a code or HTML block ending the text without a newline")
-        end = srcmap[1]
-        return [self.line(srcmap), bisect.bisect_left(self._newlines, end) + 1 if end else 1]
 
     def blocks(self, nodes: list[Any], level: int) -> None:
-        """Block tokens of `nodes` (a list item's inline runs are its tight paragraphs, hidden)."""
+        """The HTML of block `nodes` (a list item's inline runs are its tight paragraphs, hidden)."""
         if level > _MAX_DEPTH:
             raise _Unsupported("nested deeper than markdown-it-py's limit allows comparing")
         out = self.out
         run: list[Any] = []
+        after_run = False
+        """Whether the last thing rendered is a hidden paragraph: a block tag after it starts on a new line."""
         for node in nodes:
             name = node.name
             if name in _INLINE_NAMES:
                 run.append(node)
                 continue
             if run:
-                self.hidden_paragraph(run, level)
+                self.hidden_paragraph(run)
                 run = []
+                after_run = True
+            lf = "\n" if after_run else ""
+            after_run = False
             if name == "paragraph":
-                line_map = self.map_of(node)
-                out.append(Token("paragraph_open", "p", 1, map=line_map, level=level, block=True))
-                self.inline(node.children, line_map, level + 1)
-                out.append(Token("paragraph_close", "p", -1, level=level, block=True))
+                out.append(lf + "<p>")
+                self.children(node.children, self.line(node.srcmap), None, 0)
+                out.append("</p>\n")
             elif name == "heading" or name == "lheading":
                 if name == "lheading" and b"|" in self.source_of(node):
                     raise _Unsupported("a setext heading that markdown-it-py may read as a table")
                 tag = f"h{node.meta['level']}"
-                line_map = self.map_of(node)
-                out.append(Token("heading_open", tag, 1, map=line_map, level=level, block=True))
-                self.inline(node.children, line_map, level + 1)
-                out.append(Token("heading_close", tag, -1, level=level, block=True))
+                out.append(f"{lf}<{tag} id=\"")
+                slot = len(out)
+                out.append("")
+                out.append("\">")
+                title: list[str] = []
+                self.children(node.children, self.line(node.srcmap), title, 0)
+                out.append(f"</{tag}>\n")
+                self.page.headings.append((slot, int(tag[1]), "".join(title)))
             elif name == "fence":
+                self.check_end(node)
                 meta = node.meta
-                out.append(Token("fence", "code", 0, map=self.map_of(node), level=level, block=True,
-                                 content=meta["content"], info=meta["info"],
-                                 markup=meta["marker"] * meta["marker_len"]))
+                self.page.fences.append((len(out), meta["content"], meta["info"]))
+                out.append("")
             elif name == "code_block":
-                out.append(Token("code_block", "code", 0, map=self.map_of(node), level=level, block=True,
-                                 content=node.meta["content"]))
+                self.check_end(node)
+                out.append("<pre><code>" + escapeHtml(node.meta["content"]) + "</code></pre>\n")
             elif name == "html_block":
+                self.check_end(node)
                 content = node.meta["content"]
                 raw = _RAW_TEXT_BLOCK.match(content)
                 if raw and f"</{raw.group(1).lower()}>" not in content.lower():
@@ -279,91 +312,149 @@ class _Builder:
                     raise _Unsupported("an unclosed comment, processing instruction, declaration or CDATA block")
                 if "|" in content.partition("\n")[0]:
                     raise _Unsupported("an HTML line that may head a table")
-                out.append(Token("html_block", "", 0, map=self.map_of(node), level=level, block=True,
-                                 content=content))
+                self.page.raw_html.append(content)
+                out.append(content)
             elif name == "bullet_list" or name == "ordered_list":
-                self.list_block(node, level)
+                self.list_block(node, level, lf)
             elif name == "blockquote":
-                out.append(Token("blockquote_open", "blockquote", 1, map=self.map_of(node), level=level,
-                                 block=True, markup=">"))
-                self.blocks(node.children, level + 1)
-                out.append(Token("blockquote_close", "blockquote", -1, level=level, block=True, markup=">"))
+                children = node.children
+                out.append(lf + "<blockquote" + _open_lf(children))
+                self.blocks(children, level + 1)
+                out.append("</blockquote>\n")
             elif name == "hr":
-                meta = node.meta
-                out.append(Token("hr", "hr", 0, map=self.map_of(node), level=level, block=True,
-                                 markup=meta["marker"] * meta["marker_len"]))
+                out.append(lf + "<hr />\n")
             elif name == "table":
-                self.table(node, level)
-            elif name == "definition":  # a link reference definition: no token
+                self.table(node, lf)
+            elif name == "definition":  # a link reference definition: no HTML
                 title = node.meta.get("title", "")
                 if "\n" in title or "\\" in title:  # the Rust parser can misplace the end of such a title
                     raise _Unsupported("definition title over lines")
+                after_run = bool(lf)  # markdown-it-py makes no token of it: what came before is still before
             else:
                 raise _Unsupported(name)
         if run:
-            self.hidden_paragraph(run, level)
+            self.hidden_paragraph(run)
 
-    def hidden_paragraph(self, nodes: list[Any], level: int) -> None:
-        """A tight list item's paragraph: its tags are not rendered (markdown-it-py's `hidden`)."""
-        first = self.line(nodes[0].srcmap)
-        line_map = [first, first + 1]
-        self.out.append(Token("paragraph_open", "p", 1, map=line_map, level=level, block=True, hidden=True))
-        self.inline(nodes, line_map, level + 1)
-        self.out.append(Token("paragraph_close", "p", -1, level=level, block=True, hidden=True))
+    def hidden_paragraph(self, nodes: list[Any]) -> None:
+        """A tight list item's paragraph: its text without `<p>` tags (markdown-it-py's `hidden`)."""
+        self.children(nodes, self.line(nodes[0].srcmap), None, 0)
 
-    def list_block(self, node: Any, level: int) -> None:
+    def list_block(self, node: Any, level: int, lf: str) -> None:
         ordered = node.name == "ordered_list"
-        kind, tag = ("ordered_list", "ol") if ordered else ("bullet_list", "ul")
-        marker = node.meta["marker"]
-        attrs: dict[str, str | int | float] = {}
-        if ordered and node.meta["start"] != 1:
-            attrs["start"] = node.meta["start"]
-        self.out.append(Token(f"{kind}_open", tag, 1, attrs=attrs, map=self.map_of(node), level=level, block=True,
-                              markup=marker))
+        out = self.out
+        if ordered:
+            start = node.meta["start"]
+            out.append(lf + ('<ol>\n' if start == 1 else f'<ol start="{start}">\n'))
+        else:
+            out.append(lf + "<ul>\n")
         for item in node.children:
             if item.name != "list_item" or item.attrs:
                 raise _Unsupported(item.name)
-            self.out.append(Token("list_item_open", "li", 1, map=self.map_of(item), level=level + 1, block=True,
-                                  markup=marker))
-            self.blocks(item.children, level + 2)
-            self.out.append(Token("list_item_close", "li", -1, level=level + 1, block=True, markup=marker))
-        self.out.append(Token(f"{kind}_close", tag, -1, level=level, block=True, markup=marker))
+            children = item.children
+            out.append("<li" + _open_lf(children))
+            self.blocks(children, level + 2)
+            out.append("</li>\n")
+        out.append("</ol>\n" if ordered else "</ul>\n")
 
-    def table(self, node: Any, level: int) -> None:
+    def table(self, node: Any, lf: str) -> None:
         if b"|" not in self.source_of(node).partition(b"\n")[0]:
             raise _Unsupported("a table whose header line has no pipe")
         out = self.out
         aligns = node.meta["alignments"]
-        out.append(Token("table_open", "table", 1, map=self.map_of(node), level=level, block=True))
+        out.append(lf + "<table>\n")
         for part in node.children:
             section = part.name
             if section not in ("thead", "tbody"):
                 raise _Unsupported(section)
             cell_tag = "th" if section == "thead" else "td"
-            out.append(Token(f"{section}_open", section, 1, map=self.map_of(part), level=level + 1, block=True))
+            starts = [f'<{cell_tag} style="text-align:{align}">' if align != "none" else f"<{cell_tag}>"
+                      for align in aligns]
+            close = f"</{cell_tag}>\n"
+            out.append(f"<{section}>\n")
             for row in part.children:
-                if row.name != "trow" or len(row.children) != len(aligns):
+                cells = row.children
+                if row.name != "trow" or len(cells) != len(aligns):
                     raise _Unsupported(row.name)
-                row_map = self.map_of(row)
-                out.append(Token("tr_open", "tr", 1, map=row_map, level=level + 2, block=True))
-                for cell, align in zip(row.children, aligns, strict=True):
-                    attrs: dict[str, str | int | float] = {}
-                    if align != "none":
-                        attrs["style"] = f"text-align:{align}"
-                    out.append(Token(f"{cell_tag}_open", cell_tag, 1, attrs=attrs, level=level + 3, block=True))
-                    self.inline(cell.children, [row_map[0], row_map[0] + 1], level + 4)
-                    out.append(Token(f"{cell_tag}_close", cell_tag, -1, level=level + 3, block=True))
-                out.append(Token("tr_close", "tr", -1, level=level + 2, block=True))
-            out.append(Token(f"{section}_close", section, -1, level=level + 1, block=True))
-        out.append(Token("table_close", "table", -1, level=level, block=True))
+                line = self.line(row.srcmap)
+                out.append("<tr>\n")
+                for cell, start in zip(cells, starts, strict=True):
+                    out.append(start)
+                    self.children(cell.children, line, None, 0)
+                    out.append(close)
+                out.append("</tr>\n")
+            out.append(f"</{section}>\n")
+        out.append("</table>\n")
 
-    def inline(self, nodes: list[Any], line_map: list[int], level: int) -> None:
-        children: list[Token] = []
-        self.children(nodes, children)
-        self.out.append(Token("inline", "", 0, map=line_map, level=level, children=children, block=True))
+    def children(self, nodes: list[Any], line: int, title: list[str] | None, depth: int) -> None:
+        """The HTML of inline `nodes`, written on `line`; `title` (a heading's) gathers their text and code."""
+        if depth > _MAX_DEPTH:
+            raise _Unsupported("nested deeper than markdown-it-py's limit allows comparing")
+        checked = self.checked
+        out = self.out
+        for node in nodes:
+            name = node.name
+            if name == "text":
+                content = node.meta["content"]
+                checked.append(content)
+                out.append(escapeHtml(content))
+                if title is not None:
+                    title.append(content)
+            elif name == "text_special":
+                meta = node.meta
+                checked.append(meta["markup"])  # `\(` keeps its backslash: bracket math is checked for
+                content = meta["content"]
+                out.append(escapeHtml(content))
+                if title is not None:
+                    title.append(content)
+            elif name == "softbreak":
+                out.append("\n")
+            elif name == "hardbreak":
+                out.append("<br />\n")
+            elif name in _TAGS:
+                tag = _TAGS[name]
+                out.append(f"<{tag}>")
+                self.children(node.children, line, title, depth + 1)
+                out.append(f"</{tag}>")
+            elif name == "code_inline":
+                content = self.code(node)
+                out.append("<code>" + escapeHtml(content) + "</code>")
+                if title is not None:
+                    title.append(content)
+            elif name == "link":
+                meta = node.meta
+                self.page.links.append((len(out) + 1, self.href(meta["url"]), line, "link"))
+                out.append('<a href="')
+                out.append("")
+                out.append(f'" title="{escapeHtml(meta["title"])}">' if "title" in meta else '">')
+                self.children(node.children, line, title, depth + 1)
+                out.append("</a>")
+            elif name == "image":
+                meta = node.meta
+                self.page.links.append((len(out) + 1, self.href(meta["url"]), line, "image"))
+                alt: list[str] = []
+                self.text_of(node.children, alt, depth + 1)
+                out.append('<img src="')
+                out.append("")
+                out.append(f'" alt="{escapeHtml("".join(alt))}"'
+                           + (f' title="{escapeHtml(meta["title"])}" />' if "title" in meta else " />"))
+            elif name == "autolink":
+                href, shown = self.autolink(node)
+                self.page.links.append((len(out) + 1, href, line, "link"))
+                out.append('<a href="')
+                out.append("")
+                out.append('">' + escapeHtml(shown) + "</a>")
+                if title is not None:
+                    title.append(shown)
+            elif name == "html_inline":
+                content = node.meta["content"]
+                self.page.raw_html.append(content)
+                out.append(content)
+            else:
+                raise _Unsupported(name)
 
-    def children(self, nodes: list[Any], out: list[Token], depth: int = 0) -> None:
-        """Inline tokens of `nodes`, with escapes and entities as text (markdown-it-py's `text_join`)."""
+    def text_of(self, nodes: list[Any], out: list[str], depth: int) -> None:
+        """An image description as markdown-it-py's `renderInlineAsText` gives it: text, code and raw HTML as
+        written, a line break as a newline; the same checks as `children`, and no links recorded."""
         if depth > _MAX_DEPTH:
             raise _Unsupported("nested deeper than markdown-it-py's limit allows comparing")
         checked = self.checked
@@ -372,61 +463,50 @@ class _Builder:
             if name == "text":
                 content = node.meta["content"]
                 checked.append(content)
-                out.append(Token("text", "", 0, content=content))
+                out.append(content)
             elif name == "text_special":
                 meta = node.meta
-                checked.append(meta["markup"])  # `\(` keeps its backslash: bracket math is checked for
-                out.append(Token("text", "", 0, content=meta["content"]))
-            elif name == "softbreak":
-                out.append(Token("softbreak", "br", 0))
-            elif name == "hardbreak":
-                out.append(Token("hardbreak", "br", 0))
-            elif name in _PAIRS:
-                kind, tag, markup = _PAIRS[name]
-                if not markup:
-                    markup = node.meta["marker"] * (2 if name == "strong" else 1)
-                out.append(Token(f"{kind}_open", tag, 1, markup=markup))
-                self.children(node.children, out, depth + 1)
-                out.append(Token(f"{kind}_close", tag, -1, markup=markup))
+                checked.append(meta["markup"])
+                out.append(meta["content"])
+            elif name == "softbreak" or name == "hardbreak":
+                out.append("\n")
+            elif name in _TAGS:
+                self.text_of(node.children, out, depth + 1)
             elif name == "code_inline":
-                inner = node.children
-                if len(inner) > 1 or (inner and inner[0].name != "text"):
-                    raise _Unsupported("code span with inner nodes")
-                content = inner[0].meta["content"] if inner else ""
-                out.append(Token("code_inline", "code", 0, content=content, markup="`" * node.meta["marker_len"]))
+                out.append(self.code(node))
             elif name == "link":
-                attrs: dict[str, str | int | float] = {"href": self.href(node.meta["url"])}
-                if "title" in node.meta:
-                    attrs["title"] = node.meta["title"]
-                out.append(Token("link_open", "a", 1, attrs=attrs))
-                self.children(node.children, out, depth + 1)
-                out.append(Token("link_close", "a", -1))
+                self.href(node.meta["url"])
+                self.text_of(node.children, out, depth + 1)
             elif name == "image":
-                attrs = {"src": self.href(node.meta["url"]), "alt": ""}
-                if "title" in node.meta:
-                    attrs["title"] = node.meta["title"]
-                alt: list[Token] = []
-                self.children(node.children, alt, depth + 1)
-                out.append(Token("image", "img", 0, attrs=attrs, children=alt))
+                self.href(node.meta["url"])
+                self.text_of(node.children, out, depth + 1)
             elif name == "autolink":
-                # `<http://☃.net/>`: markdown-it-py's href and shown text both come from the source as written.
-                shown = node.children
-                if len(shown) != 1 or shown[0].name != "text_special":
-                    raise _Unsupported("autolink")
-                written = shown[0].meta["markup"]
-                target = written
-                if node.meta["url"].startswith("mailto:") and not written.lower().startswith("mailto:"):
-                    target = "mailto:" + written  # `<a@b.co>`
-                if not written.isascii() or "%" in written:
-                    raise _Unsupported("autolink outside ASCII")
-                out.append(Token("link_open", "a", 1, attrs={"href": self._normalize_link(target)},
-                                 markup="autolink", info="auto"))
-                out.append(Token("text", "", 0, content=self._normalize_link_text(written)))
-                out.append(Token("link_close", "a", -1, markup="autolink", info="auto"))
+                out.append(self.autolink(node)[1])
             elif name == "html_inline":
-                out.append(Token("html_inline", "", 0, content=node.meta["content"]))
+                out.append(node.meta["content"])
             else:
                 raise _Unsupported(name)
+
+    @staticmethod
+    def code(node: Any) -> str:
+        """A code span's text."""
+        inner = node.children
+        if len(inner) > 1 or (inner and inner[0].name != "text"):
+            raise _Unsupported("code span with inner nodes")
+        return str(inner[0].meta["content"]) if inner else ""
+
+    def autolink(self, node: Any) -> tuple[str, str]:
+        """An autolink's href and shown text: `<http://☃.net/>` in markdown-it-py takes both from the source."""
+        shown = node.children
+        if len(shown) != 1 or shown[0].name != "text_special":
+            raise _Unsupported("autolink")
+        written = shown[0].meta["markup"]
+        target = written
+        if node.meta["url"].startswith("mailto:") and not written.lower().startswith("mailto:"):
+            target = "mailto:" + written  # `<a@b.co>`
+        if not written.isascii() or "%" in written:
+            raise _Unsupported("autolink outside ASCII")
+        return self._normalize_link(target), self._normalize_link_text(written)
 
     def href(self, url: str) -> str:
         """A link's URL as markdown-it-py writes it; one that either parser escaped is left to markdown-it-py (their
@@ -434,6 +514,13 @@ class _Builder:
         if "%" in url:
             raise _Unsupported("escaped URL")
         return self._normalize_link(url)
+
+
+def _open_lf(children: list[Any]) -> str:
+    """The end of a list item's or quote's opening tag: `>` before inline content (a hidden paragraph) or nothing,
+    `>` and a newline before a block."""
+    first = next((child.name for child in children if child.name != "definition"), None)
+    return ">" if first is None or first in _INLINE_NAMES else ">\n"
 
 
 _RAW_TEXT_BLOCK = re.compile(r"[ \t]*<(pre|script|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
@@ -444,9 +531,6 @@ _MARKED_BLOCK_ENDS = {"<!--": "-->", "<?": "?>", "<![CDATA[": "]]>"}
 """HTML blocks that run to an end marker, blank lines included (CommonMark's kinds 2-5; a declaration `<!X` ends
 at `>`): left open, the parsers end them differently."""
 
-_LINE_BLOCKS = frozenset({"fence", "code_block", "html_block"})
-"""Blocks whose content is their source lines, newlines included."""
-
 _MAX_DEPTH = 12
 """Nesting past which a page takes markdown-it-py's parse: its `maxNesting` (20) turns deeper syntax into text, and
 the Rust parser's limit differs (nesting in the thousands would also exhaust Python's recursion here)."""
@@ -455,6 +539,5 @@ _INLINE_NAMES = frozenset({"text", "text_special", "softbreak", "hardbreak", "em
                            "code_inline", "link", "image", "autolink", "html_inline"})
 """What a tight list item holds directly, where a loose one has a paragraph."""
 
-_PAIRS = {"em": ("em", "em", ""), "strong": ("strong", "strong", ""), "strikethrough": ("s", "s", "~~")}
-"""Inline nodes with an opening and a closing token: markdown-it-py's type, tag and markup (empty: the node's own
-marker)."""
+_TAGS = {"em": "em", "strong": "strong", "strikethrough": "s"}
+"""Inline nodes rendered as an element around their children, and its tag."""

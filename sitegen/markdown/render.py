@@ -29,7 +29,7 @@ from sitegen.markdown.callouts import callouts_plugin
 from sitegen.markdown.highlight import highlight_code
 from sitegen.markdown.markdown_attr import kramdown_ial_plugin, markdown_attr_plugin
 from sitegen.markdown.mathdelims import bracket_math_plugin
-from sitegen.markdown.native import NativeParser
+from sitegen.markdown.native import NativePage, NativeParser
 
 MORE = "<!--more-->"
 
@@ -128,32 +128,58 @@ class MarkdownRenderer:
         """The compiled parse of pages that need no markdown-it-py plugin (`sitegen.markdown.native`)."""
 
     def _render_fence(self, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-        token = tokens[idx]
-        info = unescapeAll(token.info).strip()  # CommonMark: `foo\+bar` is `foo+bar`, `f&ouml;` is `fö`
+        return self._fence(tokens[idx].content, tokens[idx].info)
+
+    def _fence(self, content: str, info: str) -> str:
+        """A fenced code block's HTML, highlighted unless the site turned that off."""
+        info = unescapeAll(info).strip()  # CommonMark: `foo\+bar` is `foo+bar`, `f&ouml;` is `fö`
         if self.settings.highlight:
-            return highlight_code(token.content, info)
+            return highlight_code(content, info)
         lang = info.split()[0] if info else ""
         cls = f' class="language-{escape(lang, quote=True)}"' if lang else ""
-        return f'<div class="highlight"><pre><code{cls}>{escape(token.content)}</code></pre></div>\n'
+        return f'<div class="highlight"><pre><code{cls}>{escape(content)}</code></pre></div>\n'
 
     def render(self, text: str, ctx: RenderContext | None = None) -> Rendered:
         """Render Markdown to HTML plus a table of contents, summary and the links written in it."""
         ctx = ctx or RenderContext()
-        env: dict[str, Any] = {}
-        tokens = self.native.tokens(text)
-        if tokens is None:  # the page shows syntax only markdown-it-py's plugins read (or no compiled parser here)
-            tokens = self.md.parse(text, env)
         result = Rendered(html="")
-        if not self.settings.unsafe_html:
-            tokens = _drop_raw_html(tokens)
-        self._walk(tokens, ctx, result)
-        html = self.md.renderer.render(tokens, self.md.options, env)
+        # The compiled parse, rendered straight from its tree; None when the page shows syntax only markdown-it-py's
+        # plugins read (or no compiled parser is installed here). Raw HTML is dropped from tokens only.
+        page = self.native.page(text) if self.settings.unsafe_html else None
+        if page is not None:
+            html = self._fill(page, ctx, result)
+        else:
+            env: dict[str, Any] = {}
+            tokens = self.md.parse(text, env)
+            if not self.settings.unsafe_html:
+                tokens = _drop_raw_html(tokens)
+            self._walk(tokens, ctx, result)
+            html = self.md.renderer.render(tokens, self.md.options, env)
         if MORE in html:
             head, _, _ = html.partition(MORE)
             result.summary_html = close_open_tags(head.strip())
             html = html.replace(MORE, "", 1)
         result.html = html
         return result
+
+    def _fill(self, page: NativePage, ctx: RenderContext, result: Rendered) -> str:
+        """The compiled parse's HTML with its slots filled as `_walk` and the renderer fill the tokens': heading
+        ids and the toc, links rewritten and recorded, fenced code highlighted."""
+        parts = page.parts
+        used: set[str] = set()
+        for raw in page.raw_html:
+            used.update(_RAW_ID.findall(raw))
+        suffixes: dict[str, int] = {}
+        for slot, level, title in page.headings:
+            anchor = _unique(slugify(title) or "section", used, suffixes)
+            used.add(anchor)
+            parts[slot] = escapeHtml(anchor)
+            result.toc.append(TocEntry(level, anchor, title))
+        for slot, href, line, kind in page.links:
+            parts[slot] = escapeHtml(self._resolve(href, ctx.body_line + line, ctx, result, kind))
+        for slot, content, info in page.fences:
+            parts[slot] = self._fence(content, info)
+        return "".join(parts)
 
     def render_summary(self, text: str) -> str:
         """A front-matter summary's HTML, the same as `render(text).html`; a line of words and punctuation that no
@@ -189,17 +215,25 @@ class MarkdownRenderer:
                     elif child.type == "image":
                         self._link(child, "src", line, ctx, result, "image")
 
-    @staticmethod
-    def _link(token: Token, attr: str, line: int, ctx: RenderContext, result: Rendered, kind: str) -> None:
+    @classmethod
+    def _link(cls, token: Token, attr: str, line: int, ctx: RenderContext, result: Rendered, kind: str) -> None:
         href = str(token.attrs.get(attr) or "")
+        new = cls._resolve(href, line, ctx, result, kind)
+        if new != href:
+            token.attrSet(attr, new)
+
+    @staticmethod
+    def _resolve(href: str, line: int, ctx: RenderContext, result: Rendered, kind: str) -> str:
+        """The href a link of the page is written with (a relative one resolved), recorded with its line; a
+        relative link to nothing is also recorded as broken, and kept as written."""
         if ctx.resolve_link is not None and _is_relative(href):
             new = ctx.resolve_link(href)
             if new is None:
                 result.broken_links.append(Link(href, line, kind))
             else:
-                token.attrSet(attr, new)
                 href = new
         result.links.append(Link(href, line, kind))
+        return href
 
 
 _PLAIN_LINE = re.compile(r"[^\W\d_](?:[^\s\x00-\x1f\x7f*_~`\[\]\\<>&$@{}|^]| )*+(?<! )")

@@ -22,7 +22,7 @@ class _NoNative:
     """Stands in for the compiled parser: every page takes markdown-it-py's parse."""
 
     @staticmethod
-    def tokens(_text: str) -> None:
+    def page(_text: str) -> None:
         return None
 
 
@@ -89,7 +89,7 @@ block HTML
 
 def test_a_plain_page_takes_the_compiled_parse() -> None:
     assert MD.native.available
-    assert MD.native.tokens(PLAIN_PAGE) is not None
+    assert MD.native.page(PLAIN_PAGE) is not None
 
 
 def test_a_plain_page_renders_the_same_on_both_paths() -> None:
@@ -103,6 +103,25 @@ def test_a_plain_page_renders_the_same_on_both_paths() -> None:
     assert fast == slow
     assert fast.summary_html and fast.toc[1].id == "details"
     assert [link.line for link in fast.broken_links] == [15]  # file:line of the broken link, as before
+
+
+@pytest.mark.parametrize("text", [
+    # A tight item's text, then a block: a newline before a block tag, none before code or raw HTML.
+    "- a\n  # h\n- b\n", "- b\n  ***\n- c\n", "- d\n  ```\n  x\n  ```\n- e\n", "- a\n  <div>\n  x\n  </div>\n",
+    "- e\n  | a |\n  |---|\n  | b |\n\nz\n", "- c\n  > q\n\n- x\n", "- a\n\n  b\n- c\n  1. x\n  2. y\n",
+    "* a\n\n      code\n* <div>\n  x\n  </div>\n", ">\n\nx\n", "3. a\n4. b\n",
+    # Definitions make no HTML: what comes after one follows what came before it.
+    "- [r]: /x\n- a\n  [s]: /y\n  # h\n\n[t]: /z\n",
+    # An image's description is its text, code and raw HTML as written; its links are not the page's.
+    "![a `c` <b>x</b> [l](/u) ![i](/j) *e*\\\nz](/p.png)\n",
+    # A heading's id: its text and code, not an image's description; never an id written in raw HTML.
+    '# A `code` ![img](/i.png) and <https://x.org>\n\n<div id="a-code-and-httpsxorg">x</div>\n\n'
+    "# A `code` ![img](/i.png) and <https://x.org>\n",
+])
+def test_the_compiled_path_writes_markdown_it_pys_html(text: str) -> None:
+    assert MD.native.page(text) is not None  # the comparison below is of two paths, not one
+    fast, slow = both(text, ctx=RenderContext(source="p.md", body_line=2, resolve_link=lambda href: "/r" + href))
+    assert fast == slow
 
 
 @pytest.mark.parametrize("text", [
@@ -120,14 +139,14 @@ def test_a_plain_page_renders_the_same_on_both_paths() -> None:
     "Options |\n--------\n", "<div |,\n-|-\n", "- a lone ` is shown as is\n- an unclosed [` bracket\n",
 ])
 def test_syntax_only_markdown_it_py_reads_takes_its_parse(text: str) -> None:
-    assert MD.native.tokens(text) is None
+    assert MD.native.page(text) is None
     fast, slow = both(text)
     assert fast == slow
 
 
 @pytest.mark.parametrize("text", ["[`", "a [`b", "x ![a `b", "[a`"])
 def test_inputs_the_compiled_parser_panics_on_take_markdown_it_pys_parse(text: str) -> None:
-    assert MD.native.tokens(text) is None
+    assert MD.native.page(text) is None
     # Past the pre-check too: the panic is caught, not raised.
     parser = NativeParser(MD.md.normalizeLink, MD.md.normalizeLinkText)
     assert parser._md is not None
@@ -161,7 +180,7 @@ def test_every_markdown_file_of_the_repository_renders_the_same_on_both_paths() 
         text = path.read_text(encoding="utf-8", errors="replace")
         if text.startswith("---\n") and "\n---\n" in text[4:]:
             text = text[4:].split("\n---\n", 1)[1]
-        native += MD.native.tokens(text) is not None
+        native += MD.native.page(text) is not None
         fast, slow = both(text)
         assert fast == slow, path
     assert native > len(files) // 3  # most plain pages take the compiled parse
@@ -186,7 +205,7 @@ def test_generated_markdown_renders_the_same_on_both_paths(seed: int) -> None:
     compiled = 0
     for _ in range(300):
         text = "".join(rng.choice(_ATOMS) for _ in range(rng.randint(1, 40)))
-        compiled += MD.native.tokens(text) is not None
+        compiled += MD.native.page(text) is not None
         fast, slow = both(text)
         assert fast == slow, repr(text)
     assert compiled > 15
