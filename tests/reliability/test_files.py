@@ -573,3 +573,19 @@ def test_a_first_build_through_the_cli_publishes_exactly_the_build(make_site: Ma
     assert json.loads(published.pop(MANIFEST))["files"].keys() == published.keys()
     assert published == build_site(BuildOptions(source=site)).files
     assert not [p for p in site.iterdir() if "staging" in p.name]
+
+
+def test_a_large_output_is_written_by_threads_whole_and_a_failure_in_one_is_raised(tmp_path: Path) -> None:
+    files = {f"posts/p{i}/index.html": f"<p>{i}</p>".encode() for i in range(200)}
+    files |= {"index.html": b"home", "search/shard-1.json": b"{}"}
+    root = tmp_path / "a"
+    root.mkdir()
+    writer._write_all(root, files.items())
+    assert {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()} == files
+    # A file already there (a new file is never written over one) fails its thread; the writer raises it.
+    again = tmp_path / "b"
+    (again / "posts" / "p151").mkdir(parents=True)
+    (again / "posts" / "p151" / "index.html").write_bytes(b"someone else's")
+    with pytest.raises(FileExistsError):
+        writer._write_all(again, files.items())
+    assert (again / "posts" / "p151" / "index.html").read_bytes() == b"someone else's"
