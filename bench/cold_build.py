@@ -6,7 +6,8 @@ Each run is `python -m sitegen build --source SITE --output <temporary folder> -
 with SITE's `.sitegen-cache/` and the output removed first (a cold build, as `sitegen build` into a new folder
 does it: staged writes, the cache saved). With `--against`, a run of that checkout (a `git worktree add --detach
 /tmp/old <commit>`, put first on PYTHONPATH) precedes each run of this one, A B A B, so that the noise of a
-shared machine falls on both alike; the medians are printed at the end. CPU counts the build process and all of
+shared machine falls on both alike; the medians are printed at the end. Each checkout's bytecode is written first
+(`run.compile_bytecode`), as an installed sitegen has it. CPU counts the build process and all of
 its children (render workers, the staging writer, the cache saver). SITE itself is not changed otherwise.
 """
 
@@ -21,6 +22,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from run import compile_bytecode  # bench/run.py (this folder)
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -51,6 +54,8 @@ def main() -> None:
     args = parser.parse_args()
     codes = {"this": HERE, **({"against": args.against.resolve()} if args.against else {})}
     order = ["against", "this"] if args.against else ["this"]
+    for code in codes.values():
+        compile_bytecode(code / "sitegen")  # as an installed sitegen has it
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in order}
     for _ in range(args.pairs):
         for name in order:

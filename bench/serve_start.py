@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import IO
 
-from run import REPO, get, restored, sitegen_edits, wait_for  # bench/run.py (this folder)
+from run import REPO, compile_bytecode, get, restored, sitegen_edits, wait_for  # bench/run.py (this folder)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -112,6 +112,8 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8791)
     args = parser.parse_args()
     codes = [c.resolve() for c in args.code or [REPO]]
+    for code in codes:
+        compile_bytecode(code / "sitegen")  # as an installed sitegen has it
     site = args.site.resolve()
     single = (REPO / "themes" / "default" / "layouts" / "single.html").read_text(encoding="utf-8")
     layout = site / "layouts" / "single.html"
