@@ -19,6 +19,7 @@ markdown-it-py's parse: the same output, more slowly.
 from __future__ import annotations
 
 import bisect
+import html
 import re
 import unicodedata
 from collections.abc import Callable
@@ -36,41 +37,66 @@ except ImportError:  # pragma: no cover - exercised on interpreters without a wh
 _LIST_MARKER = r"(?:[-+*]|\d{1,9}[.)])"
 """A bullet or ordered list item's marker, as the line checks below find it."""
 
-_RAW_FALLBACK_TEXT = ("\r", "\x00", "\\|", "[^", "[!", "[ ]", "[x]", "[X]")
+_RAW_FALLBACK_TEXT = ("\r", "\x00", "\\|", "[^", "[ ]", "[x]", "[X]")
 _RAW_FALLBACK_LOWER = ("javascript:", "vbscript:", "file:", "data:", "<source", "</source", "<search", "</search")
 _ODD_SPACE = re.compile(r"[^\S \t\n]")
 """Whitespace other than spaces, tabs and newlines (U+3000, U+00A0, form feeds...): markdown-it-py trims it from a
 paragraph's ends, the Rust parser keeps it."""
 _MARKDOWN_ATTR = re.compile(r"markdown\s*=")
+_PREFIX = rf"[ \t>]*+(?:{_LIST_MARKER}[ \t]+[ \t>]*+)*"
+"""What may stand before a block on its line: indentation, quote markers and list markers."""
 _RAW_FALLBACK_LINES = re.compile(
     r"\n(?:[ \t]{0,3}[:~](?:[ \t\n]|$)"
-    rf"|[ \t]*{_LIST_MARKER}[ \t]*(?:\n|$)"
+    rf"|{_PREFIX}{_LIST_MARKER}[ \t]*(?:\n|$)"
+    rf"|{_PREFIX}\[![A-Za-z]"
     rf"|[ \t]*>[^\n]*\t|[ \t]*{_LIST_MARKER}\t"
     r"|(?![ \t]{0,3}~~~)[^\n]*~~~"
-    r"|[^\n]*\|[^\n]*\n[ \t]*:?-+:?[ \t]*(?:\n|$))")
+    r"|[^\n|]*+\|[^\n]*+\n[ \t]*:?-+:?[ \t]*(?:\n|$))")
+_OPEN_DESTINATION = re.compile(r"\]\([ \t]*(?:\n|\||$)")
+"""`[ref](` with nothing after the `(` on its line (or in its table cell): the Rust parser makes it a reference
+link, markdown-it-py text."""
+_DEEP_PREFIX = re.compile(rf"^(?:[ \t]*+(?:>|{_LIST_MARKER}[ \t])){{24}}", re.MULTILINE)
+_LONG_RUN = re.compile(r"[*_]{64}")
+_MANY = 3000
+"""Asterisks or underscores (each) from which a page takes markdown-it-py's parse, as it does with 24 nested
+quotes or list items on a line, a run of 64 emphasis characters, or `_MANY // 15` link reference definitions: the
+Rust parser takes quadratic time on nested emphasis and on runs of definitions, and overflows its stack (killing
+the process) on nesting in the thousands."""
+_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:", re.MULTILINE)
 
 
 def _raw_fallback(text: str) -> bool:
     """Whether the source text sends a page to markdown-it-py before any parse (found anywhere, code included):
     carriage returns and NULs (normalized by either parser, not proven alike), `\\|` (a table cell's escaped pipe,
-    read apart by the two), footnotes `[^`, callouts `[!`, task list boxes, `markdown="1"` blocks, URL schemes one
-    parser links and the other does not, `<source>` and `<search>` (HTML block tags in one parser's CommonMark
-    version only), whitespace other than spaces and tabs (trimmed by one parser only); and, at a line's start:
-    definition-list lines, empty list items (which end a paragraph, quote or table in markdown-it-py, and continue
-    it in the Rust parser), tabs in quote and list markers (expanded differently), runs of three tildes inside
-    a line (strikethrough's edge), and a line with a `|` over a pipeless `---` (a table to markdown-it-py only)."""
+    read apart by the two), footnotes `[^`, task list boxes, `markdown="1"` blocks, URL schemes one parser links and
+    the other does not (also written with entities or backslash escapes), `<source>` and `<search>` (HTML block tags
+    in one parser's CommonMark version only), whitespace other than spaces and tabs (trimmed by one parser only),
+    `[ref](` ending a line, input the Rust parser is slow on or cannot nest (`_MANY`); and, at a line's start
+    (after quote and list markers where these can stand there): definition-list lines, callouts `[!TYPE]`, empty
+    list items (which end a paragraph, quote or table in markdown-it-py, and continue it in the Rust parser), tabs
+    in quote and list markers (expanded differently), runs of three tildes inside a line (strikethrough's edge),
+    and a line with a `|` over a pipeless `---` (a table to markdown-it-py only)."""
     if any(marker in text for marker in _RAW_FALLBACK_TEXT) or _ODD_SPACE.search(text):
         return True
     lowered = text.lower()
     if any(marker in lowered for marker in _RAW_FALLBACK_LOWER):
         return True
+    if "&" in text or "\\" in text:  # `[a](&#102;ile:x)`, `[a](file\\:x)`: the schemes as the parsers decode them
+        decoded = html.unescape(lowered.replace("\\", ""))
+        if any(marker in decoded for marker in _RAW_FALLBACK_LOWER[:4]):
+            return True
     if "markdown" in lowered and _MARKDOWN_ATTR.search(lowered):
         return True
-    return _RAW_FALLBACK_LINES.search("\n" + text) is not None
+    if text.count("*") > _MANY or text.count("_") > _MANY or _LONG_RUN.search(text) or _DEEP_PREFIX.search(text):
+        return True
+    if text.count("]:") > _MANY // 15 and len(_DEFINITION.findall(text)) > _MANY // 15:
+        return True
+    return _OPEN_DESTINATION.search(text) is not None or _RAW_FALLBACK_LINES.search("\n" + text) is not None
 
 
 _LIST_LINE = re.compile(rf"[ \t]*{_LIST_MARKER}(?:[ \t]|$)")
-_QUOTE_LINE = re.compile(r"[ \t]{0,3}>")
+_QUOTE_LINE = re.compile(rf"[ \t]*(?:{_LIST_MARKER}[ \t]+)*>")
+"""A line that opens or continues a quote, in a list item too."""
 
 _TEXT_FALLBACK = re.compile(r"[$@{}]|\\[\[\]()]|www\.|(?:https?|mailto|xmpp):|<!", re.IGNORECASE)
 """Text outside code that a sitegen plugin may read: math (`$`), attributes and kramdown (`{ }`), GFM autolinks
@@ -125,13 +151,25 @@ def _odd_backtick_runs(lines: list[str]) -> bool:
     return any(count % 2 for count in counts.values())
 
 
+_DELIMITER_ROW = re.compile(r"[ \t>|:-]*")
+_TOP_HEADER = re.compile(rf"(?![ \t]*(?:{_LIST_MARKER}(?:[ \t]|$)|>))[^\n]*\|")
+"""A table's header row that starts a line (not in a list item or quote) and holds a `|`."""
+
+
 def _quote_or_table_runs_on(text: str) -> bool:
     """Whether a quote (with the lines that continue it lazily) holds a `|` or runs into a list item, or a table row
-    runs into one: markdown-it-py ends the quote or table at such a line, the Rust parser reads it as more of it."""
+    runs into one: markdown-it-py ends the quote or table at such a line, the Rust parser reads it as more of it.
+    Also whether a table's delimiter row (`--|--`) stands anywhere but under a `|` header at the start of a line
+    (in a list item or quote, or under a line without `|`), where the two parsers find tables differently."""
     if ">" not in text and "|" not in text:
         return False
     quote = table = False
+    previous = ""
     for line in text.split("\n"):
+        if "|" in line and "-" in line and _DELIMITER_ROW.fullmatch(line) \
+                and (line[:1] in " \t>" or not _TOP_HEADER.match(previous)):
+            return True
+        previous = line
         if not line.strip():
             quote = table = False
             continue
@@ -422,26 +460,25 @@ class _Builder:
                     title.append(content)
             elif name == "link":
                 meta = node.meta
-                self.page.links.append((len(out) + 1, self.href(meta["url"]), line, "link"))
+                href = self.href(meta["url"])
                 out.append('<a href="')
-                out.append("")
-                out.append(f'" title="{escapeHtml(meta["title"])}">' if "title" in meta else '">')
+                self.slot(href, line, "link")
+                out.append(f'" title="{escapeHtml(meta["title"])}">' if meta.get("title") else '">')
                 self.children(node.children, line, title, depth + 1)
                 out.append("</a>")
             elif name == "image":
                 meta = node.meta
-                self.page.links.append((len(out) + 1, self.href(meta["url"]), line, "image"))
+                href = self.href(meta["url"])
                 alt: list[str] = []
                 self.text_of(node.children, alt, depth + 1)
                 out.append('<img src="')
-                out.append("")
+                self.slot(href, line, "image")
                 out.append(f'" alt="{escapeHtml("".join(alt))}"'
-                           + (f' title="{escapeHtml(meta["title"])}" />' if "title" in meta else " />"))
+                           + (f' title="{escapeHtml(meta["title"])}" />' if meta.get("title") else " />"))
             elif name == "autolink":
                 href, shown = self.autolink(node)
-                self.page.links.append((len(out) + 1, href, line, "link"))
                 out.append('<a href="')
-                out.append("")
+                self.slot(href, line, "link")
                 out.append('">' + escapeHtml(shown) + "</a>")
                 if title is not None:
                     title.append(shown)
@@ -454,7 +491,8 @@ class _Builder:
 
     def text_of(self, nodes: list[Any], out: list[str], depth: int) -> None:
         """An image description as markdown-it-py's `renderInlineAsText` gives it: text, code and raw HTML as
-        written, a line break as a newline; the same checks as `children`, and no links recorded."""
+        written, a line break as a newline; the same checks as `children`, and no links recorded. An image in the
+        description is left to markdown-it-py, whose text of it drops escapes and entities."""
         if depth > _MAX_DEPTH:
             raise _Unsupported("nested deeper than markdown-it-py's limit allows comparing")
         checked = self.checked
@@ -477,15 +515,19 @@ class _Builder:
             elif name == "link":
                 self.href(node.meta["url"])
                 self.text_of(node.children, out, depth + 1)
-            elif name == "image":
-                self.href(node.meta["url"])
-                self.text_of(node.children, out, depth + 1)
+            elif name == "image":  # its description's escapes and entities are dropped in markdown-it-py's text
+                raise _Unsupported("an image in an image's description")
             elif name == "autolink":
                 out.append(self.autolink(node)[1])
             elif name == "html_inline":
                 out.append(node.meta["content"])
             else:
                 raise _Unsupported(name)
+
+    def slot(self, href: str, line: int, kind: str) -> None:
+        """A placeholder for a link's href (rewritten and escaped by the caller), recorded with its line."""
+        self.page.links.append((len(self.out), href, line, kind))
+        self.out.append("")
 
     @staticmethod
     def code(node: Any) -> str:
