@@ -46,22 +46,27 @@ _MARKDOWN_ATTR = re.compile(r"markdown\s*=")
 _PREFIX = rf"[ \t>]*+(?:{_LIST_MARKER}[ \t]+[ \t>]*+)*"
 """What may stand before a block on its line: indentation, quote markers and list markers."""
 _RAW_FALLBACK_LINES = re.compile(
-    r"\n(?:[ \t]{0,3}[:~](?:[ \t\n]|$)"
+    rf"\n(?:{_PREFIX}[:~](?:[ \t\n]|$)"
     rf"|{_PREFIX}{_LIST_MARKER}[ \t]*(?:\n|$)"
     rf"|{_PREFIX}\[![A-Za-z]"
-    rf"|[ \t]*>[^\n]*\t|[ \t]*{_LIST_MARKER}\t"
+    rf"|[ \t]*(?:{_LIST_MARKER}[ \t]+)*>[^\n]*\t|[ \t]*{_LIST_MARKER}\t"
+    rf"|[ \t]*{_LIST_MARKER}[^\n]*\]:"
     r"|(?![ \t]{0,3}~~~)[^\n]*~~~"
     r"|[^\n|]*+\|[^\n]*+\n[ \t]*:?-+:?[ \t]*(?:\n|$))")
+_ODD_SYNTAX = re.compile(r"`[ \n]{2,}`|\]:[^\n]*\\$|\]:[ \t]*<[^\n]*>\S|\]\[[^\]\n]*\[", re.MULTILINE)
+"""Syntax the two parsers read differently: a code span of spaces only (one trims it), a link reference
+definition whose destination ends with `\\` or whose `<destination>` has something right after it, and `[` inside
+a full reference's label (`[a][[b]]`)."""
 _OPEN_DESTINATION = re.compile(r"\]\([ \t]*(?:\n|\||$)")
 """`[ref](` with nothing after the `(` on its line (or in its table cell): the Rust parser makes it a reference
 link, markdown-it-py text."""
 _DEEP_PREFIX = re.compile(rf"^(?:[ \t]*+(?:>|{_LIST_MARKER}[ \t])){{24}}", re.MULTILINE)
-_LONG_RUN = re.compile(r"[*_]{64}")
+_LONG_RUN = re.compile(r"[*_~]{64}")
 _MANY = 3000
-"""Asterisks or underscores (each) from which a page takes markdown-it-py's parse, as it does with 24 nested
+"""Asterisks, underscores or tildes (each) from which a page takes markdown-it-py's parse, as it does with 24 nested
 quotes or list items on a line, a run of 64 emphasis characters, or `_MANY // 15` link reference definitions: the
-Rust parser takes quadratic time on nested emphasis and on runs of definitions, and overflows its stack (killing
-the process) on nesting in the thousands."""
+Rust parser takes quadratic time on nested emphasis, strikethrough and runs of definitions, and overflows its
+stack (killing the process) on nesting in the thousands."""
 _DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:", re.MULTILINE)
 
 
@@ -87,22 +92,26 @@ def _raw_fallback(text: str) -> bool:
             return True
     if "markdown" in lowered and _MARKDOWN_ATTR.search(lowered):
         return True
-    if text.count("*") > _MANY or text.count("_") > _MANY or _LONG_RUN.search(text) or _DEEP_PREFIX.search(text):
+    if (text.count("*") > _MANY or text.count("_") > _MANY or text.count("~") > _MANY or _LONG_RUN.search(text)
+            or _DEEP_PREFIX.search(text)):
         return True
     if text.count("]:") > _MANY // 15 and len(_DEFINITION.findall(text)) > _MANY // 15:
         return True
-    return _OPEN_DESTINATION.search(text) is not None or _RAW_FALLBACK_LINES.search("\n" + text) is not None
+    return (_OPEN_DESTINATION.search(text) is not None or _ODD_SYNTAX.search(text) is not None
+            or _RAW_FALLBACK_LINES.search("\n" + text) is not None)
 
 
-_LIST_LINE = re.compile(rf"[ \t]*{_LIST_MARKER}(?:[ \t]|$)")
+_LIST_LINE = re.compile(rf"{_PREFIX}{_LIST_MARKER}(?:[ \t]|$)")
+"""A line that opens a list item, after quote markers too."""
 _QUOTE_LINE = re.compile(rf"[ \t]*(?:{_LIST_MARKER}[ \t]+)*>")
 """A line that opens or continues a quote, in a list item too."""
 
-_TEXT_FALLBACK = re.compile(r"[$@{}]|\\[\[\]()]|www\.|(?:https?|mailto|xmpp):|<!", re.IGNORECASE)
+_TEXT_FALLBACK = re.compile(r"[$@{}]|\\[\[\]()]|www\.|(?:https?|mailto|xmpp):|<!|\]\(", re.IGNORECASE)
 """Text outside code that a sitegen plugin may read: math (`$`), attributes and kramdown (`{ }`), GFM autolinks
 (`www.`, `http:`, e-mail `@`), bracket math (an escaped `\\(`, kept with its backslash in the checked text); and
 `<!`, an HTML comment that CommonMark 0.31 (markdown-it-py) reads as HTML and the Rust parser's older rules as
-text (`<!-- a -- b -->`)."""
+text (`<!-- a -- b -->`); `](` left as text, an inline link that failed, after which the parsers look for a
+reference differently."""
 
 
 _BACKTICKS = re.compile(r"`+")
@@ -177,23 +186,25 @@ def _quote_or_table_runs_on(text: str) -> bool:
             return True
         if _QUOTE_LINE.match(line):
             quote = True
+        elif quote and line[:1] in " \t":  # a lazy line keeps its indentation in one parser's inline content only
+            return True
         if quote and "|" in line:
             return True
         table = table or "|" in line
     return False
 
 
-_DELIMITER_BESIDE_WIDE = re.compile(r"[*_~][^\x00-\x7f]|[^\x00-\x7f][*_~]")
+_DELIMITER_BESIDE_WIDE = re.compile(r"(?<=[^\x00-\x7f])[*_~]|[*_~](?=[^\x00-\x7f])")
 
 
 def _symbol_flanked(text: str) -> bool:
     """Whether an emphasis or strikethrough delimiter stands beside a Unicode symbol (`_😀`, `©*`): CommonMark 0.31
     (markdown-it-py) counts symbols as punctuation in its flanking rules, the Rust parser's older rules do not."""
     for match in _DELIMITER_BESIDE_WIDE.finditer(text):
-        pair = match.group()
-        wide = pair[1] if pair[0] in "*_~" else pair[0]
-        if unicodedata.category(wide)[0] == "S":
-            return True
+        at = match.start()
+        for wide in text[at - 1:at] + text[at + 1:at + 2]:
+            if wide > "\x7f" and unicodedata.category(wide)[0] == "S":
+                return True
     return False
 
 
@@ -296,23 +307,27 @@ class _Builder:
         if self._open_end is not None and srcmap[1] >= self._open_end:
             raise _Unsupported("a code or HTML block ending the text without a newline")
 
-    def blocks(self, nodes: list[Any], level: int) -> None:
-        """The HTML of block `nodes` (a list item's inline runs are its tight paragraphs, hidden)."""
+    def blocks(self, nodes: list[Any], level: int, item_line: int | None = None) -> None:
+        """The HTML of block `nodes` (a list item's inline runs are its tight paragraphs, hidden; `item_line`: the
+        item's line, where a run that opens it starts)."""
         if level > _MAX_DEPTH:
             raise _Unsupported("nested deeper than markdown-it-py's limit allows comparing")
         out = self.out
         run: list[Any] = []
         after_run = False
         """Whether the last thing rendered is a hidden paragraph: a block tag after it starts on a new line."""
+        first = item_line
+        """The line of a run that opens the item; None once anything else came first."""
         for node in nodes:
             name = node.name
             if name in _INLINE_NAMES:
                 run.append(node)
                 continue
             if run:
-                self.hidden_paragraph(run)
+                self.hidden_paragraph(run, first)
                 run = []
                 after_run = True
+            first = None
             lf = "\n" if after_run else ""
             after_run = False
             if name == "paragraph":
@@ -371,11 +386,17 @@ class _Builder:
             else:
                 raise _Unsupported(name)
         if run:
-            self.hidden_paragraph(run)
+            self.hidden_paragraph(run, first)
 
-    def hidden_paragraph(self, nodes: list[Any]) -> None:
-        """A tight list item's paragraph: its text without `<p>` tags (markdown-it-py's `hidden`)."""
-        self.children(nodes, self.line(nodes[0].srcmap), None, 0)
+    def hidden_paragraph(self, nodes: list[Any], line: int | None) -> None:
+        """A tight list item's paragraph: its text without `<p>` tags (markdown-it-py's `hidden`), on `line` when it
+        opens the item. Elsewhere its line is its first node's, when that is text: the Rust tree's positions of
+        inline nodes in list items drift over emphasis that spans lines."""
+        if line is None:
+            if nodes[0].name != "text":
+                raise _Unsupported("a tight paragraph after a block, opening with markup")
+            line = self.line(nodes[0].srcmap)
+        self.children(nodes, line, None, 0)
 
     def list_block(self, node: Any, level: int, lf: str) -> None:
         ordered = node.name == "ordered_list"
@@ -390,7 +411,7 @@ class _Builder:
                 raise _Unsupported(item.name)
             children = item.children
             out.append("<li" + _open_lf(children))
-            self.blocks(children, level + 2)
+            self.blocks(children, level + 2, self.line(item.srcmap))
             out.append("</li>\n")
         out.append("</ol>\n" if ordered else "</ul>\n")
 
@@ -429,10 +450,15 @@ class _Builder:
             raise _Unsupported("nested deeper than markdown-it-py's limit allows comparing")
         checked = self.checked
         out = self.out
+        linked = False
+        """Whether the node before is a link or image: `(` after it is a failed inline link's, read apart."""
         for node in nodes:
             name = node.name
+            after_link, linked = linked, False
             if name == "text":
                 content = node.meta["content"]
+                if after_link and content.startswith("("):
+                    raise _Unsupported("a reference link or image right before `(`")
                 checked.append(content)
                 out.append(escapeHtml(content))
                 if title is not None:
@@ -459,6 +485,7 @@ class _Builder:
                 if title is not None:
                     title.append(content)
             elif name == "link":
+                linked = True
                 meta = node.meta
                 href = self.href(meta["url"])
                 out.append('<a href="')
@@ -467,6 +494,7 @@ class _Builder:
                 self.children(node.children, line, title, depth + 1)
                 out.append("</a>")
             elif name == "image":
+                linked = True
                 meta = node.meta
                 href = self.href(meta["url"])
                 alt: list[str] = []

@@ -279,8 +279,11 @@ def close_open_tags(fragment: str) -> str:
     that shows it, with unbalanced tags.
     """
     parser = _OpenTags()
-    parser.feed(fragment)
-    parser.close()
+    try:
+        parser.feed(fragment)
+        parser.close()
+    except AssertionError:  # html.parser on a marked section it does not know (`<![a b`): the tags seen so far
+        pass
     return fragment + "".join(f"</{tag}>" for tag in reversed(parser.stack))
 
 

@@ -111,7 +111,10 @@ def test_a_plain_page_renders_the_same_on_both_paths() -> None:
     "- c\n  > q\n\n- x\n", "- a\n\n  b\n- c\n  1. x\n  2. y\n",
     "* a\n\n      code\n* <div>\n  x\n  </div>\n", ">\n\nx\n", "3. a\n4. b\n",
     # Definitions make no HTML: what comes after one follows what came before it.
-    "- [r]: /x\n- a\n  [s]: /y\n  # h\n\n[t]: /z\n",
+    "- x\n\n  [r]: /x\n  # h\n- a\n\n[t]: /z\n", "> [r]: /x\n> # h\n\n[t]: /z\n", "- a\n\n  [s]: /y\n- b [s]\n",
+    # Links in tight items after emphasis over lines, where the Rust tree's inline positions drift: the item's line.
+    "- *a\n  b\n  c*\n  [y](/u)\n", "p\n\n\n- *a\n  b\n  c\n  d\n  e\n  f*\n  [y](/u)\n",
+    "- a [l](/u) b\n- c\n  # h\n  more [m](/v)\n",
     # An image's description is its text, code, raw HTML, escapes and entities; its links are not the page's.
     "![a `c` <b>x</b> [l](/u) *e* &amp; \\*\\\nz](/p.png)\n",
     # An empty title is no title; a badge (an image in a link) is no callout.
@@ -147,6 +150,14 @@ def test_the_compiled_path_writes_markdown_it_pys_html(text: str) -> None:
     "| [r]( |\n|---|\n\n[r]: /u\n", "- a\n- b|c\n--|--\n", "1. <\n2. |\n-|\n", "+ >\n+ ||\n-|-",
     "- e\n  | a |\n  |---|\n  | b |\n\nz\n", "- > a\n  2. b\n", "4. >e\n   0) a", "> >a\n> -\n", ">>)\n>3.",
     '0. "\n    >||\n   -|-', "- e\n)\n    -|", "- > [!TIP]\n  > x\n",
+    # Found by the second review: code spans of spaces, lazy quote lines with indentation, definitions whose
+    # destination ends with `\` or whose `<destination>` has a title right after it, an ordered marker in a label,
+    # overlapping flanking checks, tabs after a quote in an item, references after a failed inline link or image,
+    # list lines after quote markers, definition-list markers after `>` or indented.
+    "`   `\n", "` \n `\n", "> a <b\n  c>\n", "> a `b\n  c`\n", "- > a\n  <b\n     c>\n", "[a]: /u\\\n\nsee [a]\n",
+    "[a]: \\\n\nsee [a]\n", "_aé_😀\n", "1. > >\t\tfoo\n", "[a]: /u\n\n![a](b c)\n", "[a]: /u\n\n![a](<b)\n",
+    "> > a\n> 2. b\n", ">> a\n>0) b\n", "> - > a\n>   2. b\n", "[a\n2) b]: /u\n\nx [a 2) b]\n", "> a\n> : b\n",
+    "a\n    : b\n", "[a](b c[r])\n\n[r]: /u\n", "[a]: <b>(c\nd)\n\n[a]\n", "[a][[b]]\n\n[a]: /u\n[b]: /v\n",
 ])
 def test_syntax_only_markdown_it_py_reads_takes_its_parse(text: str) -> None:
     assert MD.native.page(text) is None
@@ -174,6 +185,7 @@ class _MustNotParse:
 @pytest.mark.parametrize("text", [
     ">" * 40_000 + " a\n", "- " * 100_000 + "a\n", "*" * 81_000 + "a" + "*" * 81_000,  # its stack overflows
     "*a " * 20_000 + "b" + " a*" * 20_000, "".join(f"[r{i}]: /u{i}\n" for i in range(20_000)),  # quadratic there
+    "~~a~~ " * 40_000,
 ])
 def test_input_the_rust_parser_cannot_take_never_reaches_it(text: str) -> None:
     """Nesting in the thousands overflows the Rust parser's stack, which kills the process (no exception to catch);
@@ -181,6 +193,12 @@ def test_input_the_rust_parser_cannot_take_never_reaches_it(text: str) -> None:
     parser = NativeParser(MD.md.normalizeLink, MD.md.normalizeLinkText)
     parser._md = _MustNotParse()
     assert parser.page(text) is None
+
+
+def test_a_summary_cut_in_a_marked_section_html_parser_does_not_know_renders() -> None:
+    """`<!--more-->` after `<![a b` (a marked section html.parser asserts on): the tags seen before it are closed."""
+    fast, slow = both("<div>\n<![a b\n<!--more-->\n")
+    assert fast == slow and fast.summary_html == "<div>\n<![a b</div>"
 
 
 def test_the_pre_checks_take_linear_time_on_a_long_line_of_pipes() -> None:
