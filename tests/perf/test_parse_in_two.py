@@ -4,6 +4,7 @@ warnings and errors, in the same order, as parsing in one process."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -96,3 +97,28 @@ def test_errors_of_pages_parsed_on_two_cores_are_reported_as_in_one_process(
         messages.append(info.value.format())
     assert messages[0] == messages[1]
     assert "content/posts/p003.md:3:" in messages[1] and "content/posts/p037.md:2:" in messages[1]
+
+
+def _zombie_children() -> list[int]:
+    """This process's children that ended and were not reaped (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] == "Z" and int(fields[1]) == os.getpid():
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_copy_is_reaped_without_being_waited_for() -> None:
+    """The results are whole once they unpickle; the copy's exit (unmapping a large copy) is reaped beside."""
+    results = map_in_two(_pids, list(range(101)), None, minimum=10)
+    assert [item for item, _ in results] == list(range(101)) and {pid for _, pid in results} - {os.getpid()}
+    for _ in range(500):  # the reaping thread ends within moments; a zombie left would stay for good
+        if not _zombie_children():
+            break
+        time.sleep(0.01)
+    assert not _zombie_children()
