@@ -43,8 +43,10 @@ _ODD_SPACE = re.compile(r"[^\S \t\n]")
 """Whitespace other than spaces, tabs and newlines (U+3000, U+00A0, form feeds...): markdown-it-py trims it from a
 paragraph's ends, the Rust parser keeps it."""
 _MARKDOWN_ATTR = re.compile(r"markdown\s*=")
-_PREFIX = rf"[ \t>]*+(?:{_LIST_MARKER}[ \t]+[ \t>]*+)*"
-"""What may stand before a block on its line: indentation, quote markers and list markers."""
+_PREFIX = rf"[ \t>]*+(?:{_LIST_MARKER}[ \t][ \t>]*+)*"
+"""What may stand before a block on its line: indentation, quote markers and list markers. Each marker's spaces
+can be matched one way only (one, then the rest possessively): a pattern that could split them between two
+quantifiers takes exponential time on a line of many markers with several spaces between them."""
 _RAW_FALLBACK_LINES = re.compile(
     rf"\n(?:{_PREFIX}[:~](?:[ \t\n]|$)"
     rf"|{_PREFIX}{_LIST_MARKER}[ \t]*(?:\n|$)"
@@ -53,10 +55,11 @@ _RAW_FALLBACK_LINES = re.compile(
     rf"|[ \t]*{_LIST_MARKER}[^\n]*\]:"
     r"|(?![ \t]{0,3}~~~)[^\n]*~~~"
     r"|[^\n|]*+\|[^\n]*+\n[ \t]*:?-+:?[ \t]*(?:\n|$))")
-_ODD_SYNTAX = re.compile(r"`[ \n]{2,}`|\]:[^\n]*\\$|\]:[ \t]*<[^\n]*>\S|\]\[[^\]\n]*\[", re.MULTILINE)
+_ODD_SYNTAX = re.compile(r"`[ \n]{2,}`|^(?=[^\n]*\]:)[^\n]*\\$|^(?=[^\n]*\]:[ \t]*<)[^\n]*>\S|\]\[[^\]\n]*\[",
+                         re.MULTILINE)
 """Syntax the two parsers read differently: a code span of spaces only (one trims it), a link reference
-definition whose destination ends with `\\` or whose `<destination>` has something right after it, and `[` inside
-a full reference's label (`[a][[b]]`)."""
+definition whose destination ends with `\\` or whose `<destination>` has something right after it (lines found
+from their start: linear on a line of many `]:`), and `[` inside a full reference's label (`[a][[b]]`)."""
 _OPEN_DESTINATION = re.compile(r"\]\([ \t]*(?:\n|\||$)")
 """`[ref](` with nothing after the `(` on its line (or in its table cell): the Rust parser makes it a reference
 link, markdown-it-py text."""

@@ -3,7 +3,10 @@ come out exactly as markdown-it-py's parse gives them; everything else takes mar
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -203,8 +206,19 @@ def test_a_summary_cut_in_a_marked_section_html_parser_does_not_know_renders() -
 
 def test_the_pre_checks_take_linear_time_on_a_long_line_of_pipes() -> None:
     text = "a|" * 80_000 + "\n"
-    fast, slow = both(text)  # was 4.8 s in a backtracking pattern; the suite's time limit would show a relapse
+    fast, slow = both(text)  # was 4.8 s in a backtracking pattern
     assert fast == slow
+
+
+def test_the_pre_checks_never_backtrack_without_end() -> None:
+    """Lines of many list markers with several spaces between them took a pattern exponential time (79 s for 18
+    `-   `; from 24 markers on, a page is sent to markdown-it-py before that pattern runs); lines of many `]:` took
+    others quadratic time. Run apart, so that a relapse fails instead of hanging."""
+    texts = ["x\n" + unit * 20 + tail for unit in ("-  ", "-   ", "1.  ", "> -  ", "-\t ")
+             for tail in ("x\n", "\n", ":\n", "[!a\n")] + ["]:" * 40_000 + "\n", "]: <" * 30_000 + "\n"]
+    code = ("import sys, json\nfrom sitegen.markdown.native import _raw_fallback, _quote_or_table_runs_on\n"
+            "for t in json.load(sys.stdin): _raw_fallback(t); _quote_or_table_runs_on(t)\n")
+    subprocess.run([sys.executable, "-c", code], input=json.dumps(texts), text=True, check=True, timeout=60)
 
 
 def test_a_text_without_a_final_newline_keeps_markdown_it_pys_block_ends() -> None:
