@@ -168,7 +168,7 @@ _TOP_HEADER = re.compile(rf"(?![ \t]*(?:{_LIST_MARKER}(?:[ \t]|$)|>))[^\n]*\|")
 """A table's header row that starts a line (not in a list item or quote) and holds a `|`."""
 
 
-def _quote_or_table_runs_on(text: str) -> bool:
+def _quote_or_table_read_apart(text: str) -> bool:
     """Whether a quote (with the lines that continue it lazily) holds a `|` or runs into a list item, or a table row
     runs into one: markdown-it-py ends the quote or table at such a line, the Rust parser reads it as more of it.
     Also whether a table's delimiter row (`--|--`) stands anywhere but under a `|` header at the start of a line
@@ -252,7 +252,7 @@ class NativeParser:
         caller resolves; or None when the page needs markdown-it-py's parse."""
         if (self._md is None or _raw_fallback(text) or _unpaired_backticks(text)
                 or _symbol_flanked(text)
-                or _quote_or_table_runs_on(text)):
+                or _quote_or_table_read_apart(text)):
             return None
         try:
             tree = self._md.tree(text)
@@ -340,15 +340,15 @@ class _Builder:
             elif name == "heading" or name == "lheading":
                 if name == "lheading" and b"|" in self.source_of(node):
                     raise _Unsupported("a setext heading that markdown-it-py may read as a table")
-                tag = f"h{node.meta['level']}"
-                out.append(f"{lf}<{tag} id=\"")
+                level = int(node.meta["level"])
+                out.append(f"{lf}<h{level} id=\"")
                 slot = len(out)
                 out.append("")
                 out.append("\">")
                 title: list[str] = []
                 self.children(node.children, self.line(node.srcmap), title, 0)
-                out.append(f"</{tag}>\n")
-                self.page.headings.append((slot, int(tag[1]), "".join(title)))
+                out.append(f"</h{level}>\n")
+                self.page.headings.append((slot, level, "".join(title)))
             elif name == "fence":
                 self.check_end(node)
                 meta = node.meta

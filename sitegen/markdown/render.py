@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
@@ -166,15 +166,12 @@ class MarkdownRenderer:
         """The compiled parse's HTML with its slots filled as `_walk` and the renderer fill the tokens': heading
         ids and the toc, links rewritten and recorded, fenced code highlighted."""
         parts = page.parts
-        used: set[str] = set()
-        for raw in page.raw_html:
-            used.update(_RAW_ID.findall(raw))
-        suffixes: dict[str, int] = {}
-        for slot, level, title in page.headings:
-            anchor = _unique(slugify(title) or "section", used, suffixes)
-            used.add(anchor)
-            parts[slot] = escapeHtml(anchor)
-            result.toc.append(TocEntry(level, anchor, title))
+        if page.headings:
+            anchors = _Anchors(page.raw_html)
+            for slot, level, title in page.headings:
+                anchor = anchors.take(title)
+                parts[slot] = escapeHtml(anchor)
+                result.toc.append(TocEntry(level, anchor, title))
         for slot, href, line, kind in page.links:
             parts[slot] = escapeHtml(self._resolve(href, ctx.body_line + line, ctx, result, kind))
         for slot, content, info in page.fences:
@@ -190,8 +187,7 @@ class MarkdownRenderer:
 
     def _walk(self, tokens: list[Token], ctx: RenderContext, result: Rendered) -> None:
         """Give headings stable unique ids, collect the toc, rewrite and record links."""
-        used = _raw_html_ids(tokens)
-        suffixes: dict[str, int] = {}
+        anchors = _Anchors(_raw_html(tokens))
         line = ctx.body_line
         for i, token in enumerate(tokens):
             if token.map:
@@ -202,8 +198,7 @@ class MarkdownRenderer:
                 inline = tokens[i + 1]
                 _heading_attrs(token, inline)
                 title = "".join(c.content for c in (inline.children or []) if c.type in ("text", "code_inline"))
-                anchor = str(token.attrs.get("id") or "") or _unique(slugify(title) or "section", used, suffixes)
-                used.add(anchor)
+                anchor = anchors.take(title, str(token.attrs.get("id") or ""))
                 token.attrSet("id", anchor)
                 result.toc.append(TocEntry(int(token.tag[1]), anchor, title))
             if token.children:
@@ -322,16 +317,28 @@ def _is_relative(href: str) -> bool:
 _RAW_ID = re.compile(r"""\sid\s*=\s*["']([^"']+)["']""")
 
 
-def _raw_html_ids(tokens: list[Token]) -> set[str]:
-    """Ids written in raw HTML (`<div id="contact">`), which heading anchors must not reuse."""
-    ids: set[str] = set()
+def _raw_html(tokens: list[Token]) -> Iterator[str]:
+    """The raw HTML of a page's tokens: its HTML blocks, and the inline tags of its paragraphs and headings."""
     for token in tokens:
         if token.type == "html_block":
-            ids.update(_RAW_ID.findall(token.content))
+            yield token.content
         for child in token.children or []:
             if child.type == "html_inline":
-                ids.update(_RAW_ID.findall(child.content))
-    return ids
+                yield child.content
+
+
+class _Anchors:
+    """A page's heading ids: each unique, none an id written in its raw HTML (`<div id="contact">`)."""
+
+    def __init__(self, raw_html: Iterable[str]) -> None:
+        self.used = {name for content in raw_html for name in _RAW_ID.findall(content)}
+        self.suffixes: dict[str, int] = {}
+
+    def take(self, title: str, given: str = "") -> str:
+        """The id of the next heading: `given` (`{#id}`), else the title's slug made unique."""
+        anchor = given or _unique(slugify(title) or "section", self.used, self.suffixes)
+        self.used.add(anchor)
+        return anchor
 
 
 def _unique(base: str, used: set[str], next_suffix: dict[str, int]) -> str:

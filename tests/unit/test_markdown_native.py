@@ -216,8 +216,8 @@ def test_the_pre_checks_never_backtrack_without_end() -> None:
     others quadratic time. Run apart, so that a relapse fails instead of hanging."""
     texts = ["x\n" + unit * 20 + tail for unit in ("-  ", "-   ", "1.  ", "> -  ", "-\t ")
              for tail in ("x\n", "\n", ":\n", "[!a\n")] + ["]:" * 40_000 + "\n", "]: <" * 30_000 + "\n"]
-    code = ("import sys, json\nfrom sitegen.markdown.native import _raw_fallback, _quote_or_table_runs_on\n"
-            "for t in json.load(sys.stdin): _raw_fallback(t); _quote_or_table_runs_on(t)\n")
+    code = ("import sys, json\nfrom sitegen.markdown.native import _raw_fallback, _quote_or_table_read_apart\n"
+            "for t in json.load(sys.stdin): _raw_fallback(t); _quote_or_table_read_apart(t)\n")
     subprocess.run([sys.executable, "-c", code], input=json.dumps(texts), text=True, check=True, timeout=60)
 
 
