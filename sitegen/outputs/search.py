@@ -1,12 +1,19 @@
 """A sharded static search index under `/searchindex/` for the theme's client-side search; no server needed.
 
-The browser fetches only what a query needs: `meta.json` (the shard keys, and each page's language), the shards
-holding the query's words, and one small file per result shown. At 10,000 pages the first query fetches well
-under 300 KB (`bench/search_index.py` prints the figures).
+The browser fetches only what a query needs: `meta.json` (the shard keys, and each page's language), the packs
+holding the shards of the query's words, and one small bundle per result shown. At 10,000 pages the first query
+fetches well under 300 KB (`bench/search_index.py` prints the figures).
 
-    searchindex/meta.json          {"v", "h", "n", "langs", "doclang", "keys"}
-    searchindex/t/<key>.json       {term: postings} for the terms starting with <key>
-    searchindex/p/<id>.json        {"u": url, "t": title, "d": date, "l": lang, "x": full text} of page <id>
+    searchindex/meta.json          {"v", "h", "n", "langs", "doclang", "keys", "packs", "docs"}
+    searchindex/t/<first key>.json {key: {term: postings}} for a run of shards, the terms starting with each key
+    searchindex/p/<first id>.json  [{"u": url, "t": title, "d": date, "l": lang, "x": full text}, ...] for a run
+                                   of pages, from page <first id> on
+
+Small files are grouped so that a site does not publish thousands of tiny ones (each costs its file system a
+file to make, and a deploy a file to upload): consecutive shards into packs of up to `PACK_BYTES`, consecutive
+result files into bundles of up to `BUNDLE_BYTES`. `meta.json` gives the number of shards in each pack
+(`packs`) and of pages in each bundle (`docs`), one base-36 digit each. A run also ends where its last member's
+hash says so (`_runs`), so an edit that changes a file's size moves only the boundaries near it.
 
 Words are lowercased runs of letters and digits; Chinese, Japanese and Korean text is indexed as overlapping
 character pairs (so any two or more characters of a run are found, as a substring search would). A shard holds
@@ -28,6 +35,7 @@ import hashlib
 import itertools
 import json
 import pickle
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -40,6 +48,17 @@ from sitegen.views import SiteState
 INDEX_DIR = "searchindex/"
 SHARD_BYTES = 40_000
 """A shard above this size (uncompressed) is split by one more character of its terms."""
+PACK_BYTES = 16_000
+"""Consecutive shards are published together in one file up to this size (uncompressed)."""
+BUNDLE_BYTES = 16_000
+"""Consecutive pages' result files are published together in one file up to this size (uncompressed); a first
+query shows 10 results, so it fetches at most about ten times this for their texts."""
+PACK_RUN = 8
+BUNDLE_RUN = 4
+"""On average a pack ends after this many shards, a bundle after this many pages, where the size does not end it
+first (`_runs`)."""
+MAX_RUN = 35
+"""Members of a pack or bundle at most: `meta.json` gives each run's length as one base-36 digit."""
 MAX_TERM = 40
 """Longer words (hashes, URLs run together) are not indexed."""
 TEXT_CHARS = 50_000
@@ -105,10 +124,12 @@ def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Calla
         return made[key]
 
     keys: list[str] = []
+    urls: list[str] = []
     fragments: list[bytes] = []
     terms: list[bytes] = []
-    for key, make in _doc_makers(state, files):
+    for key, url, make in _doc_makers(state, files):
         keys.append(key)
+        urls.append(url)
         fragments.append(blob(f"{key}:page", functools.partial(lambda k, m: part(k, m)[0], key, make)))
         terms.append(blob(f"{key}:terms", functools.partial(lambda k, m: pickle.dumps(part(k, m)[1:]), key, make)))
 
@@ -119,17 +140,22 @@ def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Calla
 
     computed: dict[str, bytes] = {}
 
+    bundles = _runs([(url.encode(), len(fragment)) for url, fragment in zip(urls, fragments, strict=True)],
+                    BUNDLE_BYTES, BUNDLE_RUN)
+
     def all_shards() -> dict[str, bytes]:
         if not computed:
-            computed.update(shard_files(fragments, shards()))
+            computed.update(shard_files(fragments, shards(), bundles))
         return computed
 
     # The shards' names, then each shard by itself (published as the memoized bytes).
     names_key = key_of("search-shards", keys)
     names = blob(names_key, lambda: "\n".join(all_shards()).encode()).decode().split("\n")
     out = {name: blob(f"{names_key}:{name}", functools.partial(lambda n: all_shards()[n], name)) for name in names}
-    for number, fragment in enumerate(fragments):
-        out[f"{INDEX_DIR}p/{number}.json"] = fragment
+    first = 0
+    for count in bundles:
+        out[f"{INDEX_DIR}p/{first}.json"] = b"[" + b",".join(fragments[first:first + count]) + b"]"
+        first += count
     return out
 
 
@@ -137,8 +163,8 @@ Part = tuple[bytes, str, dict[str, int]]
 """A page's part of the index: its result file, its language and its terms' weights."""
 
 
-def _doc_makers(state: SiteState, files: dict[str, bytes]) -> list[tuple[str, functools.partial[Part]]]:
-    """(memo key, maker of the page's part) for each listed page, in URL order."""
+def _doc_makers(state: SiteState, files: dict[str, bytes]) -> list[tuple[str, str, functools.partial[Part]]]:
+    """(memo key, URL, maker of the page's part) for each listed page, in URL order (the key covers the URL)."""
     tree = state.tree
     out = []
     for source in sorted(tree.pages, key=lambda s: tree.urls[s]):
@@ -147,10 +173,10 @@ def _doc_makers(state: SiteState, files: dict[str, bytes]) -> list[tuple[str, fu
             continue
         if page.layout or page.generated or source not in state.rendered:
             html = files.get(output_path_for(tree.urls[source]), b"").decode("utf-8", "replace")
-            out.append((key_of("search-html", state.meta_key(source), html),
+            out.append((key_of("search-html", state.meta_key(source), html), tree.urls[source],
                         functools.partial(_html_doc, state, source, html)))
         else:
-            out.append((key_of("search-doc", state.meta_key(source), state.body_key(source)),
+            out.append((key_of("search-doc", state.meta_key(source), state.body_key(source)), tree.urls[source],
                         functools.partial(_markdown_doc, state, source)))
     return out
 
@@ -229,9 +255,10 @@ def shard_name(key: str) -> str:
     return "".join(c if c.isascii() and c.isalnum() else f"_{ord(c):x}" for c in key)
 
 
-def shard_files(fragments: list[bytes], pages: Iterable[tuple[str, dict[str, int]]]) -> dict[str, bytes]:
-    """The shards and `meta.json` over the pages' result files and (language, term weights), in page order
-    (page ids are positions)."""
+def shard_files(fragments: list[bytes], pages: Iterable[tuple[str, dict[str, int]]], bundles: list[int]
+                ) -> dict[str, bytes]:
+    """The packs of shards and `meta.json` over the pages' result files and (language, term weights), in page
+    order (page ids are positions), and the number of pages in each bundle of result files."""
     # Each posting is gathered as page * 16 + weight (one dict lookup per term of a page: this loop runs a
     # million times at 10,000 pages), then encoded relative to the term's previous page (`_deltas`).
     postings: collections.defaultdict[str, list[int]] = collections.defaultdict(list)
@@ -244,7 +271,17 @@ def shard_files(fragments: list[bytes], pages: Iterable[tuple[str, dict[str, int
     encoded = {term: _encode(_deltas(values)) for term, values in postings.items()}
     shards: dict[str, dict[str, str]] = {}
     _split(sorted(encoded), encoded, 0, shards)
-    files = {f"{INDEX_DIR}t/{shard_name(key)}.json": _dump(terms) for key, terms in shards.items()}
+    keys = sorted(shards)
+    dumped = [_dump(shards[key]) for key in keys]
+    packs = _runs([(key.encode(), len(data) + len(key) + 4) for key, data in zip(keys, dumped, strict=True)],
+                  PACK_BYTES, PACK_RUN)
+    files: dict[str, bytes] = {}
+    first = 0
+    for count in packs:
+        members = range(first, first + count)
+        files[f"{INDEX_DIR}t/{shard_name(keys[first])}.json"] = (
+            b"{" + b",".join(_dump(keys[i]) + b":" + dumped[i] for i in members) + b"}")
+        first += count
     digest = hashlib.sha256()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + files[path])
@@ -252,9 +289,31 @@ def shard_files(fragments: list[bytes], pages: Iterable[tuple[str, dict[str, int
         digest.update(fragment)
     langs = sorted(set(doc_langs))
     files[f"{INDEX_DIR}meta.json"] = _dump({
-        "v": 1, "h": digest.hexdigest()[:12], "n": len(doc_langs), "langs": langs,
-        "doclang": "".join(_B36[min(langs.index(lang), 35)] for lang in doc_langs), "keys": sorted(shards)})
+        "v": 2, "h": digest.hexdigest()[:12], "n": len(doc_langs), "langs": langs,
+        "doclang": "".join(_B36[min(langs.index(lang), 35)] for lang in doc_langs), "keys": keys,
+        "packs": "".join(_B36[n] for n in packs), "docs": "".join(_B36[n] for n in bundles)})
     return files
+
+
+def _runs(members: list[tuple[bytes, int]], limit: int, every: int) -> list[int]:
+    """The lengths of consecutive runs of `members` ((identity, size) each), in order: a run ends where the next
+    member would take it over `limit` bytes, after `MAX_RUN` members, or after a member whose identity hashes to
+    0 modulo `every`. Those last boundaries do not depend on sizes, so runs ending there stay as they are when a
+    member elsewhere grows or shrinks."""
+    out: list[int] = []
+    count = size = 0
+    for identity, member_size in members:
+        if count and (size + member_size > limit or count == MAX_RUN):
+            out.append(count)
+            count = size = 0
+        count += 1
+        size += member_size
+        if zlib.crc32(identity) % every == 0:
+            out.append(count)
+            count = size = 0
+    if count:
+        out.append(count)
+    return out
 
 
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"

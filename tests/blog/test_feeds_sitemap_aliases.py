@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +10,7 @@ import feedparser
 import pytest
 
 from sitegen.errors import SitegenError
+from tests import searchindex as index
 from tests.conftest import build, html
 
 MakeSite = Callable[..., Path]
@@ -96,15 +96,14 @@ def test_search_index_holds_published_pages_except_those_opting_out(make_site: M
     site = make_site({**SITE, "content/posts/zh.md": "---\ntitle: 中文\ndate: 2024-01-03\n---\n显存优化的笔记\n",
                       "content/posts/hidden.md": "---\ntitle: Unlisted\ndate: 2024-01-04\nsearch: false\n---\nx\n"})
     files = build(site).files
-    meta = json.loads(files["searchindex/meta.json"])
-    pages = {p["t"]: p for p in (json.loads(files[f"searchindex/p/{i}.json"]) for i in range(meta["n"]))}
+    pages = {p["t"]: p for p in (index.doc(files, i) for i in range(index.meta(files)["n"]))}
     assert sorted(pages) == ["A & B", "About", "B", "中文"]
     assert pages["A & B"]["u"] == "/repo/posts/a/" and pages["中文"]["x"].startswith("显存优化")
     assert pages["A & B"]["x"].startswith("Hello rel")
     ids = sorted(pages, key=lambda t: pages[t]["u"])
-    shard = json.loads(files["searchindex/t/_6df1.json"])  # 深: the shard of terms starting with it
+    shard = index.shard(files, "深")  # the shard of terms starting with it
     assert [ids[i] for i in _pages_of(shard["深度"])] == ["A & B"]  # a term name, indexed
-    assert [ids[i] for i in _pages_of(json.loads(files["searchindex/t/_663e.json"])["显存"])] == ["中文"]
+    assert [ids[i] for i in _pages_of(index.shard(files, "显")["显存"])] == ["中文"]
 
 
 def _pages_of(postings: str) -> list[int]:

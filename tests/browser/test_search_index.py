@@ -7,6 +7,7 @@ import datetime as dt
 import functools
 import http.server
 import threading
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 
 from sitegen.build import BuildOptions, build_site
 from sitegen.writer import write_output
+from tests import searchindex as index
 from tests.browser.conftest import _QuietHandler
 
 pytestmark = pytest.mark.browser
@@ -85,18 +87,25 @@ def test_a_word_on_one_page_only_is_found_with_its_excerpt_marked(browser: Any, 
     assert titles == ["Field Notes"]
     assert "quokkafish in the harbour" in excerpts[0] and "MARKS:quokkafish" in excerpts
     assert all(r.startswith(search_site) for r in requests)  # no third-party requests
-    assert _shards(requests) == ["qu"]  # the shard of the word's first letters, not the whole index
-    assert sum("/searchindex/p/" in r for r in requests) == 1  # and the one result's text
+    assert _shards(requests) == _packs_of(search_site, "qu")  # the shard of the word's first letters, not all
+    assert sum("/searchindex/p/" in r for r in requests) == 1  # and the bundle holding the one result's text
 
 
 def _shards(requests: list[str]) -> list[str]:
-    """The index shards a query fetched."""
+    """The packs of index shards a query fetched."""
     return sorted({r.split("/searchindex/t/")[1].split(".json")[0] for r in requests if "/searchindex/t/" in r})
+
+
+def _packs_of(site: str, *keys: str) -> list[str]:
+    """The packs that hold these shards, as `_shards` names them."""
+    with urllib.request.urlopen(site + "/searchindex/meta.json") as response:  # noqa: S310 - the local server
+        files = {"searchindex/meta.json": response.read()}
+    return sorted({index.pack_path(files, key).split("/t/")[1].split(".json")[0] for key in keys})
 
 
 def test_a_co_author_and_a_venue_of_one_paper_find_the_publications_page(browser: Any, search_site: str) -> None:
     titles, _, requests = _results(browser, search_site, "Quenneville")
-    assert titles == ["Publications"] and _shards(requests) == ["qu"]
+    assert titles == ["Publications"] and _shards(requests) == _packs_of(search_site, "qu")
     assert _results(browser, search_site, "obscure venues")[0] == ["Publications"]
 
 
@@ -112,5 +121,5 @@ def test_prefixes_and_one_typo_match_and_math_source_stays_out(browser: Any, sea
 def test_chinese_finds_pages_in_chinese_first(browser: Any, search_site: str) -> None:
     titles, _, requests = _results(browser, search_site, "量子纠缠")
     assert titles == ["笔记", "Mixed"]
-    assert _shards(requests) == ["_5b50", "_7ea0", "_91cf"]  # 子, 纠, 量: the shards of the pairs' first characters
+    assert _shards(requests) == _packs_of(search_site, "子", "纠", "量")  # the shards of the pairs' first characters
     assert _results(browser, search_site, "纠缠")[0] == ["笔记", "Mixed"]

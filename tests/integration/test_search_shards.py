@@ -7,12 +7,14 @@ run everywhere, fast, and also with shards split by more characters (a tiny `SHA
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
 
 from sitegen.content.text import is_cjk
 from sitegen.outputs import search
+from tests import searchindex as index
 from tests.conftest import build
 
 FILLER = "A note about compilers and memory layouts, written for the reading group. " * 6
@@ -53,16 +55,14 @@ def _pages_of(postings: str) -> set[int]:
 
 
 def find(files: dict[str, bytes], word: str) -> tuple[list[str], list[str]]:
-    """(URLs of the pages holding the index term `word`, the shard files read): search.js's `keysFor`."""
-    meta = json.loads(files["searchindex/meta.json"])
-    keys = [k for k in meta["keys"] if word.startswith(k) or k.startswith(word)]
-    read = [f"searchindex/t/{search.shard_name(k)}.json" for k in keys]
+    """(URLs of the pages holding the index term `word`, the shards read): search.js's `keysFor`."""
+    keys = [k for k in index.meta(files)["keys"] if word.startswith(k) or k.startswith(word)]
     pages: set[int] = set()
-    for path in read:
-        shard = json.loads(files[path])
+    for key in keys:
+        shard = index.shard(files, key)
         if word in shard:
             pages |= _pages_of(shard[word])
-    return sorted(json.loads(files[f"searchindex/p/{p}.json"])["u"] for p in pages), read
+    return sorted(index.doc(files, p)["u"] for p in pages), keys
 
 
 @pytest.fixture(scope="module", params=[search.SHARD_BYTES, 100], ids=["default shards", "shards split further"])
@@ -80,14 +80,10 @@ def files(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     return out
 
 
-def _shards(files: dict[str, bytes]) -> dict[str, dict[str, str]]:
-    return {path: json.loads(data) for path, data in files.items() if path.startswith("searchindex/t/")}
-
-
 def test_a_word_on_one_page_only_is_found_in_its_shard_alone(files: dict[str, bytes]) -> None:
     assert find(files, "quokkafish")[0] == ["/posts/unique/"]
-    shards = _shards(files)
-    holding = [path for path, terms in shards.items() if "quokkafish" in terms]
+    shards = index.shards(files)
+    holding = [key for key, terms in shards.items() if "quokkafish" in terms]
     assert len(holding) == 1  # one shard holds the word, and the lookup reads only a few of many shards
     _, read = find(files, "quokkafish")
     assert holding[0] in read and len(read) <= 2 and len(shards) >= 10 * len(read)
@@ -105,6 +101,46 @@ def test_chinese_words_are_found_by_their_character_pairs(files: dict[str, bytes
     for pair in ("量子", "子纠", "纠缠"):
         urls, read = find(files, pair)
         assert urls == ["/posts/en-zh/", "/posts/zh/"], pair
-        assert read == [f"searchindex/t/{search.shard_name(pair[0])}.json"]  # one CJK character's shard
+        assert read == [pair[0]]  # one CJK character's shard
     assert find(files, "实验")[0] == ["/posts/zh/"]  # on one page only
     assert find(files, "量子纠缠")[0] == []  # not a term: the client looks up the pairs
+
+
+def test_shards_and_results_are_published_in_few_files_that_hold_them_all(files: dict[str, bytes]) -> None:
+    meta = index.meta(files)
+    packs = {path: json.loads(data) for path, data in files.items() if path.startswith("searchindex/t/")}
+    bundles = {path: json.loads(data) for path, data in files.items() if path.startswith("searchindex/p/")}
+    assert sorted(key for pack in packs.values() for key in pack) == meta["keys"]  # each shard once
+    assert sum(len(bundle) for bundle in bundles.values()) == meta["n"] == 16
+    assert len(packs) == len(meta["packs"]) < len(meta["keys"]) / 3 and len(bundles) == len(meta["docs"]) < 16
+    for path, pack in packs.items():
+        assert len(pack) == 1 or len(files[path]) <= search.PACK_BYTES + 100, path
+        assert path == f"searchindex/t/{search.shard_name(min(pack))}.json"  # named after its first key
+    for path, bundle in bundles.items():
+        assert len(bundle) == 1 or len(files[path]) <= search.BUNDLE_BYTES, path
+    assert [index.doc(files, i)["u"] for i in range(meta["n"])] == sorted(index.doc(files, i)["u"] for i in range(16))
+
+
+def _members(count: int, size: int) -> list[tuple[bytes, int]]:
+    return [(f"/posts/p{i}/".encode(), size) for i in range(count)]
+
+
+def test_runs_end_by_size_by_count_and_by_hash() -> None:
+    members = _members(400, 3_000)
+    runs = search._runs(members, 16_000, 4)
+    assert sum(runs) == 400 and all(1 <= n <= 5 for n in runs)  # 16,000 bytes hold five of 3,000
+    assert len(runs) < 400 / 2
+    assert search._runs(_members(100, 0), 16_000, 1_000_000_007) == [35, 35, 30]  # MAX_RUN, no hash ends
+    assert search._runs([(b"big", 90_000), (b"small", 10)], 16_000, 1_000_000_007) == [1, 1]  # a big one alone
+    assert search._runs([], 16_000, 4) == []
+
+
+def test_a_member_that_grows_moves_only_the_boundaries_near_it() -> None:
+    members = _members(400, 3_000)
+    before = search._runs(members, 16_000, 4)
+    ends_before = list(itertools.accumulate(before))
+    # The middle member of a run of three or more, from the middle of the list on, grows: its run must split.
+    start, end = next((a, b) for a, b in itertools.pairwise(ends_before) if a >= 200 and b - a >= 3)
+    members[start + 1] = (members[start + 1][0], 15_000)
+    changed = set(ends_before) ^ set(itertools.accumulate(search._runs(members, 16_000, 4)))
+    assert changed and all(start < at < start + 40 for at in changed)  # the other runs are the same files

@@ -11,6 +11,7 @@ from sitegen.config import SiteConfig
 from sitegen.content.dates import parse_date
 from sitegen.content.page import parse_page
 from sitegen.dialects import JEKYLL, NATIVE
+from tests import searchindex as index
 from tests.conftest import build, html
 
 MakeSite = Callable[..., Path]
@@ -110,4 +111,4 @@ def test_pages_link_their_urlized_terms_and_related_posts(make_site: MakeSite) -
     page = html(result, "posts/b/index.html")
     assert 'href="/categories/paper_summary/"' in page and 'href="/tags/c++/"' in page
     assert 'href="/posts/a/"' in page  # related by the shared terms
-    assert '"summary":"' in html(result, "searchindex/t/su.json")  # the category's words are searchable
+    assert "summary" in index.shard(result.files, "su")  # the category's words are searchable

@@ -1,5 +1,5 @@
 // Client-side search over the sharded index in /searchindex/ (see sitegen/outputs/search.py): fetches
-// meta.json, the shards holding the query's words, and one small file per result shown. Prefixes match
+// meta.json, the packs of shards holding the query's words, and one small bundle per result shown. Prefixes match
 // ("transf" finds transformer), words of five letters or more tolerate one typo, Chinese/Japanese/Korean
 // text matches as character pairs, pages in the reader's language come first. No framework, no third party.
 (function () {
@@ -16,7 +16,8 @@
   CJK += "\u{20000}-\u{3134f}";
   var CJK_RUN = new RegExp("[" + CJK + "]+", "gu");
   var LATIN = new RegExp("(?:(?![" + CJK + "])[\\p{L}\\p{N}]){1,40}", "gu");
-  var meta = null, shards = {}, docs = {}, current = 0, shown = [], hits = [];
+  var meta = null, packs = {}, bundles = {}, current = 0, shown = [], hits = [];
+  var packOf = null, bundleStarts = null;
 
   function get(path) {
     return fetch(base + path + "?h=" + (meta ? meta.h : "")).then(function (r) {
@@ -39,9 +40,19 @@
   }
   var CJK_FIRST = new RegExp("^[" + CJK + "]", "u");
   function isCjk(word) { return CJK_FIRST.test(word); }
+  // A shard is published in a pack of consecutive shards (meta.packs: how many in each, one base-36 digit),
+  // named after its first key.
   function loadShard(key) {
-    if (!shards[key]) shards[key] = get("t/" + shardName(key) + ".json");
-    return shards[key];
+    if (!packOf) {
+      packOf = Object.create(null);
+      for (var i = 0, k = 0; i < meta.packs.length; i++) {
+        var first = meta.keys[k];
+        for (var n = parseInt(meta.packs[i], 36); n > 0; n--) packOf[meta.keys[k++]] = first;
+      }
+    }
+    var name = packOf[key];
+    if (!packs[name]) packs[name] = get("t/" + shardName(name) + ".json");
+    return packs[name].then(function (pack) { return pack[key] || {}; });
   }
 
   // The query's words: lowercased words, and for CJK runs their character pairs (each must match).
@@ -127,9 +138,21 @@
     });
   }
 
+  // A page's result is published in a bundle of consecutive pages (meta.docs: how many in each, one base-36
+  // digit), named after its first page.
   function loadDoc(id) {
-    if (!docs[id]) docs[id] = get("p/" + id + ".json");
-    return docs[id];
+    if (!bundleStarts) {
+      bundleStarts = [];
+      for (var i = 0, at = 0; i < meta.docs.length; i++) { bundleStarts.push(at); at += parseInt(meta.docs[i], 36); }
+    }
+    var lo = 0, hi = bundleStarts.length - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (bundleStarts[mid] <= id) lo = mid; else hi = mid - 1;
+    }
+    var start = bundleStarts[lo];
+    if (!bundles[start]) bundles[start] = get("p/" + start + ".json");
+    return bundles[start].then(function (bundle) { return bundle[id - start]; });
   }
 
   // The text around the first match, with every match marked (as DOM nodes: no HTML from the index).
