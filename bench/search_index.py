@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import make_site  # noqa: E402 - the bench folder is not a package
+from run import Bench  # noqa: E402 - the bench folder is not a package
 
 from sitegen.build import BuildOptions, build_site  # noqa: E402
 from sitegen.outputs.search import INDEX_DIR, Indexer  # noqa: E402
@@ -103,8 +103,17 @@ PAGEFIND_JS = """async (q) => {
 }"""
 
 
-def measure(size: int, work: Path, pagefind: bool) -> None:
-    site = make_site(size, work)
+def make_site(size: int, bench: Bench) -> Path:
+    """The shared corpus of `size` posts laid out for sitegen by its ../shared/bench adapter."""
+    site = bench.site("sitegen", size)
+    if not (site / "content").is_dir():
+        bench.adapter("sitegen", "prepare", bench.corpus(size), site)
+    return site
+
+
+def measure(size: int, bench: Bench, pagefind: bool) -> None:
+    site = make_site(size, bench)
+    work = bench.work
     (site / "content/search.md").write_text("---\ntitle: Search\nlayout: search\nsearch: false\n---\n")
     result = build_site(BuildOptions(source=site))
     assert result.state is not None
@@ -147,11 +156,14 @@ def main() -> int:
     parser.add_argument("--no-pagefind", action="store_true")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="sitegen-search-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    bench = Bench(work.resolve())
+    bench.install()
     print(f"load: {os.getloadavg()[0]:.1f} (1-minute average, {os.cpu_count()} cores)")
     print("| index | pages | indexing s | files | MB | largest shard KB | first query KB (index + search JS/CSS) → |")
     print("|---|--:|--:|--:|--:|--:|--|")
     for size in args.sizes:
-        measure(size, work, not args.no_pagefind)
+        measure(size, bench, not args.no_pagefind)
     return 0
 
 
