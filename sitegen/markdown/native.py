@@ -84,7 +84,7 @@ def _raw_fallback(text: str) -> bool:
     list items (which end a paragraph, quote or table in markdown-it-py, and continue it in the Rust parser), tabs
     in quote and list markers (expanded differently), runs of three tildes inside a line (strikethrough's edge),
     and a line with a `|` over a pipeless `---` (a table to markdown-it-py only)."""
-    if any(marker in text for marker in _RAW_FALLBACK_TEXT) or _ODD_SPACE.search(text):
+    if any(marker in text for marker in _RAW_FALLBACK_TEXT) or _odd_space(text):
         return True
     lowered = text.lower()
     if any(marker in lowered for marker in _RAW_FALLBACK_LOWER):
@@ -95,13 +95,49 @@ def _raw_fallback(text: str) -> bool:
             return True
     if "markdown" in lowered and _MARKDOWN_ATTR.search(lowered):
         return True
-    if (text.count("*") > _MANY or text.count("_") > _MANY or text.count("~") > _MANY or _LONG_RUN.search(text)
-            or _DEEP_PREFIX.search(text)):
+    stars, underscores, tildes = text.count("*"), text.count("_"), text.count("~")
+    if (stars > _MANY or underscores > _MANY or tildes > _MANY
+            or (stars + underscores + tildes >= 64 and _LONG_RUN.search(text)) or _DEEP_PREFIX.search(text)):
         return True
     if text.count("]:") > _MANY // 15 and len(_DEFINITION.findall(text)) > _MANY // 15:
         return True
-    return (_OPEN_DESTINATION.search(text) is not None or _ODD_SYNTAX.search(text) is not None
-            or _RAW_FALLBACK_LINES.search("\n" + text) is not None)
+    return _OPEN_DESTINATION.search(text) is not None or _odd_syntax(text) or _RAW_FALLBACK_LINES.search(
+        "\n" + text) is not None
+
+
+_ASCII_ODD_SPACE = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+"""The ASCII characters `_ODD_SPACE` finds."""
+
+
+def _odd_space(text: str) -> bool:
+    """`_ODD_SPACE` found in `text`: in ASCII text, one of a few characters (a pattern's scan of the page costs
+    ten times as much)."""
+    if text.isascii():
+        return any(char in text for char in _ASCII_ODD_SPACE)
+    return _ODD_SPACE.search(text) is not None
+
+
+_SPACES_SPAN = re.compile(r"`[ \n]{2,}`")
+_LABEL_BRACKET = re.compile(r"\]\[[^\]\n]*\[")
+_ANGLE_DESTINATION = re.compile(r"\]:[ \t]*<")
+_AFTER_ANGLE = re.compile(r">\S")
+
+
+def _odd_syntax(text: str) -> bool:
+    """`_ODD_SYNTAX` found in `text`, looking only where its literal parts are: the definition checks run on the
+    lines holding `]:` (the pattern tries them at every line's start, twice)."""
+    if "`" in text and _SPACES_SPAN.search(text):
+        return True
+    if "][" in text and _LABEL_BRACKET.search(text):
+        return True
+    at = text.find("]:")
+    while at >= 0:
+        end = text.find("\n", at)
+        line = text[text.rfind("\n", 0, at) + 1:end if end >= 0 else len(text)]
+        if line.endswith("\\") or (_ANGLE_DESTINATION.search(line) and _AFTER_ANGLE.search(line)):
+            return True
+        at = text.find("]:", end) if end >= 0 else -1
+    return False
 
 
 _LIST_LINE = re.compile(rf"{_PREFIX}{_LIST_MARKER}(?:[ \t]|$)")

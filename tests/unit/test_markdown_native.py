@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sitegen.config import MarkdownSettings
-from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered
+from sitegen.markdown import MarkdownRenderer, RenderContext, Rendered, native
 from sitegen.markdown.native import NativeParser
 
 pytest.importorskip("markdown_it_pyrs", reason="no wheel of markdown-it-pyrs for this interpreter")
@@ -219,6 +219,20 @@ def test_the_pre_checks_never_backtrack_without_end() -> None:
     code = ("import sys, json\nfrom sitegen.markdown.native import _raw_fallback, _quote_or_table_read_apart\n"
             "for t in json.load(sys.stdin): _raw_fallback(t); _quote_or_table_read_apart(t)\n")
     subprocess.run([sys.executable, "-c", code], input=json.dumps(texts), text=True, check=True, timeout=60)
+
+
+def test_the_quick_pre_checks_find_what_their_patterns_find() -> None:
+    """`_odd_space` and `_odd_syntax` look only where the patterns `_ODD_SPACE` and `_ODD_SYNTAX` could match; on
+    generated texts of the characters those patterns read, they answer as the patterns do."""
+    atoms = ["]:", "\\", "<", ">", " ", "\t", "\n", "`", "``", "[", "]", "][", "a", "*", "~", "\u3000", "\xa0",
+             "\x0b", "\x0c", "\x1c", "\x1f", "\r", "\x85", "]: <a>", "> ", "- ", "|", "é", "中"]
+    rnd = random.Random(7)
+    texts = ["".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 30))) for _ in range(30_000)]
+    texts += ["[a]: /u\\\n", "[a]: /u\\", "x\n[a]: <b>c\n", "[a]: <b> c\n", "a>b\n[a]: <b\n", "` \n `", "`  `"]
+    for text in texts:
+        assert native._odd_syntax(text) == (native._ODD_SYNTAX.search(text) is not None), repr(text)
+        assert native._odd_space(text) == (native._ODD_SPACE.search(text) is not None), repr(text)
+    assert sum(map(native._odd_syntax, texts)) > 1000 and sum(map(native._odd_space, texts)) > 1000
 
 
 def test_a_text_without_a_final_newline_keeps_markdown_it_pys_block_ends() -> None:
