@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+import watchfiles.main
+
 from sitegen.build import BuildResult
+from sitegen.serve.watcher import SourceFilter, watch_in_thread
 from tests.serve.conftest import Running
 from tests.serve.test_server import get
 
@@ -127,3 +132,33 @@ def test_a_translation_file_edit_rebuilds_and_is_shown(serve: Serve) -> None:
     (run.site / "i18n/en.yaml").write_text("older: Later words\n")
     run.wait_for_build(builds)
     assert b"Later words" in get(run.url, "/404.html")[2]
+
+
+def test_the_watcher_is_ready_only_once_watchfiles_has_registered_every_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`watch_in_thread` returns when watchfiles first asks whether to stop. That must come after its notifier has
+    registered the folders (a save made before would be missed), as watchfiles 1.x does it: its notifier is made
+    slow here, so that a watcher that said it was ready sooner, or a watchfiles that asked sooner, fails. A save
+    made right then is seen."""
+    events: list[str] = []
+    real = watchfiles.main.RustNotify
+
+    def slow_notifier(*args: object) -> object:
+        events.append("registering")
+        time.sleep(0.3)
+        made = real(*args)
+        events.append("registered")
+        return made
+
+    monkeypatch.setattr(watchfiles.main, "RustNotify", slow_notifier)
+    deep = tmp_path / "content" / "a" / "b"
+    deep.mkdir(parents=True)
+    got, stop = threading.Event(), threading.Event()
+    thread = watch_in_thread([tmp_path], SourceFilter(tmp_path, []), lambda _paths: got.set(), stop)
+    try:
+        assert events == ["registering", "registered"]
+        (deep / "post.md").write_text("# saved at once\n")
+        assert got.wait(10)
+    finally:
+        stop.set()
+        thread.join(5)
