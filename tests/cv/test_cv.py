@@ -16,6 +16,7 @@ from pypdf import PdfReader
 from sitegen.cli import main
 from sitegen.cv.model import build_cv
 from sitegen.errors import SitegenError
+from tests import searchindex as index
 from tests.conftest import build, html
 
 MakeSite = Callable[..., Path]
@@ -238,3 +239,12 @@ def test_build_cv_model_formats_dates() -> None:
     cv = build_cv({"basics": {"name": "A"}, "work": [{"position": "X", "startDate": "2015-09",
                                                       "endDate": "2016"}]}, "en", [])
     assert cv.sections[0].entries[0].when == "Sep 2015 – 2016"
+
+
+def test_the_contact_line_reads_as_separate_items_in_search_excerpts(make_site: MakeSite) -> None:
+    """The contact items stand side by side by CSS alone; the page's text (what search excerpts show) keeps them
+    apart, the link's screen and print labels too."""
+    result = build(site_with_cv(make_site))
+    meta = index.meta(result.files)
+    cv = next(index.doc(result.files, i) for i in range(meta["n"]) if index.doc(result.files, i)["u"] == "/cv/")
+    assert "ada@example.org Vienna, AT ada.example.org GitHub: ada github.com/ada" in cv["x"]
