@@ -41,11 +41,14 @@ from dataclasses import dataclass
 
 from sitegen.content.text import index_terms, is_cjk, plain_text, search_text, term_weights, unpack_term_weights
 from sitegen.content.urls import output_path_for
-from sitegen.memo import key_of
+from sitegen.memo import config_key, key_of
 from sitegen.outputs.context import OutputContext
 from sitegen.views import SiteState
 
 INDEX_DIR = "searchindex/"
+VERSION = 2
+"""The index's format (`meta.json`'s `v`): search.js reads only this one, and the search page asks for it as
+`search.js?v=<VERSION>`, so that a browser's cached copy of an older client is not used with it."""
 SHARD_BYTES = 40_000
 """A shard above this size (uncompressed) is split by one more character of its terms."""
 PACK_BYTES = 16_000
@@ -95,11 +98,16 @@ class Indexer:
 
     def __init__(self) -> None:
         self._cache: dict[str, bytes] = {}
+        self._config = ""
 
     def files(self, state: SiteState, files: dict[str, bytes]) -> dict[str, bytes]:
-        """The index files of this build."""
+        """The index files of this build (nothing kept from an index made under another configuration: the page
+        parts' keys do not cover the base URL or the site's language)."""
         if state.config.search.get("enabled", True) is False:
             return {}
+        config = config_key(state.config)
+        if config != self._config:
+            self._cache, self._config = {}, config
         used: dict[str, bytes] = {}
 
         def blob(key: str, make: Callable[[], bytes]) -> bytes:
@@ -140,8 +148,9 @@ def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Calla
 
     computed: dict[str, bytes] = {}
 
-    bundles = _runs([(url.encode(), len(fragment)) for url, fragment in zip(urls, fragments, strict=True)],
-                    BUNDLE_BYTES, BUNDLE_RUN)
+    # A bundle is `[` + the results joined by `,` + `]`: each result counts its comma, the limit the brackets.
+    bundles = _runs([(url.encode(), len(fragment) + 1) for url, fragment in zip(urls, fragments, strict=True)],
+                    BUNDLE_BYTES - 1, BUNDLE_RUN)
 
     def all_shards() -> dict[str, bytes]:
         if not computed:
@@ -251,8 +260,9 @@ def _key(term: str, length: int) -> str:
 
 
 def shard_name(key: str) -> str:
-    """A shard key as a file name: ASCII letters and digits as they are, any other character `_<hex>`."""
-    return "".join(c if c.isascii() and c.isalnum() else f"_{ord(c):x}" for c in key)
+    """A shard key as a file name: ASCII letters and digits as they are, any other character `_<hex>_` (ended, so
+    that no two keys share a name: `_<hex>` made "д1" and "䍁" both `_4341`)."""
+    return "".join(c if c.isascii() and c.isalnum() else f"_{ord(c):x}_" for c in key)
 
 
 def shard_files(fragments: list[bytes], pages: Iterable[tuple[str, dict[str, int]]], bundles: list[int]
@@ -272,15 +282,14 @@ def shard_files(fragments: list[bytes], pages: Iterable[tuple[str, dict[str, int
     shards: dict[str, dict[str, str]] = {}
     _split(sorted(encoded), encoded, 0, shards)
     keys = sorted(shards)
-    dumped = [_dump(shards[key]) for key in keys]
-    packs = _runs([(key.encode(), len(data) + len(key) + 4) for key, data in zip(keys, dumped, strict=True)],
-                  PACK_BYTES, PACK_RUN)
+    # A pack is `{` + `"key":shard` joined by `,` + `}`: each member counts its comma, the limit the braces.
+    members = [_dump(key) + b":" + _dump(shards[key]) for key in keys]
+    packs = _runs([(key.encode(), len(member) + 1) for key, member in zip(keys, members, strict=True)],
+                  PACK_BYTES - 1, PACK_RUN)
     files: dict[str, bytes] = {}
     first = 0
     for count in packs:
-        members = range(first, first + count)
-        files[f"{INDEX_DIR}t/{shard_name(keys[first])}.json"] = (
-            b"{" + b",".join(_dump(keys[i]) + b":" + dumped[i] for i in members) + b"}")
+        files[f"{INDEX_DIR}t/{shard_name(keys[first])}.json"] = b"{" + b",".join(members[first:first + count]) + b"}"
         first += count
     digest = hashlib.sha256()
     for path in sorted(files):
@@ -289,7 +298,7 @@ def shard_files(fragments: list[bytes], pages: Iterable[tuple[str, dict[str, int
         digest.update(fragment)
     langs = sorted(set(doc_langs))
     files[f"{INDEX_DIR}meta.json"] = _dump({
-        "v": 2, "h": digest.hexdigest()[:12], "n": len(doc_langs), "langs": langs,
+        "v": VERSION, "h": digest.hexdigest()[:12], "n": len(doc_langs), "langs": langs,
         "doclang": "".join(_B36[min(langs.index(lang), 35)] for lang in doc_langs), "keys": keys,
         "packs": "".join(_B36[n] for n in packs), "docs": "".join(_B36[n] for n in bundles)})
     return files

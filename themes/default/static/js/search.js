@@ -11,7 +11,7 @@
   var list = document.getElementById("search-results");
   var more = document.getElementById("search-more");
   var base = form.getAttribute("data-index");
-  var PAGE = 10;
+  var PAGE = 10, VERSION = 2;  // the index format this reads (sitegen/outputs/search.py VERSION)
   var CJK = "\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff";
   CJK += "\u{20000}-\u{3134f}";
   var CJK_RUN = new RegExp("[" + CJK + "]+", "gu");
@@ -25,16 +25,22 @@
       return r.json();
     });
   }
+  // meta.json is asked of the server each time the page loads (a cached copy of an older index would name files
+  // that are gone); every other index file is fetched with its digest (?h=), so a cached one is the right one.
   function loadMeta() {
     if (meta) return Promise.resolve(meta);
-    return fetch(base + "meta.json").then(function (r) { return r.json(); }).then(function (m) { meta = m; return m; });
+    return fetch(base + "meta.json", { cache: "no-cache" }).then(function (r) { return r.json(); }).then(function (m) {
+      if (m.v !== VERSION) throw new Error("search index version " + m.v);
+      meta = m;
+      return m;
+    });
   }
   function shardName(key) {
     var out = "";
     for (var i = 0; i < key.length; i++) {
       var c = key[i], code = key.codePointAt(i);
       if (code > 0xffff) { i++; }
-      out += /[a-z0-9]/.test(c) ? c : "_" + code.toString(16);
+      out += /[a-z0-9]/.test(c) ? c : "_" + code.toString(16) + "_";
     }
     return out;
   }
