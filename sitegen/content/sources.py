@@ -179,7 +179,7 @@ def discover_in_place(site_dir: Path, layout: SourceLayout, sources: Sources, al
     skipped: set[str] = set()
 
     def prune(rel: str) -> bool:
-        if rel == layout.data_dir or _excluded(rel, layout.exclude) or (site_dir / rel / MANIFEST).is_file():
+        if rel == layout.data_dir or excluded(rel, layout.exclude) or (site_dir / rel / MANIFEST).is_file():
             return True  # data is read as data; a folder sitegen built into (`public/`) is output, not input
         if posixpath.basename(rel).startswith("_") and rel not in renames:
             skipped.add(rel + "/")
@@ -188,7 +188,7 @@ def discover_in_place(site_dir: Path, layout: SourceLayout, sources: Sources, al
 
     for f in walk_files(site_dir, site_dir, ".", sources.errors, allow_outside=allow_outside, prune=prune):
         top, rest = _renamed_folder(f.rel, renames)
-        if _excluded(f.rel, layout.exclude):
+        if excluded(f.rel, layout.exclude):
             continue
         if posixpath.basename(f.rel).startswith("_"):
             skipped.add(f.rel)
@@ -227,7 +227,7 @@ def _renamed_folder(rel: str, renames: dict[str, str]) -> tuple[str, str]:
     return top, rest
 
 
-def _excluded(rel: str, patterns: tuple[str, ...]) -> bool:
+def excluded(rel: str, patterns: tuple[str, ...]) -> bool:
     """Whether a site path, or a folder on its way, matches one of the patterns (`Gemfile`, `vendor`, `*.lock`)."""
     parts = rel.split("/")
     prefixes = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]

@@ -24,7 +24,7 @@ from sitegen.render_pages import FragmentRecorder
 from sitegen.serve.livereload import ReloadHub
 from sitegen.serve.notfound import left_out_notices
 from sitegen.serve.server import DevServer, ServerState, Snapshot, make_server, serve_in_thread
-from sitegen.serve.watcher import SourceFilter, watch_in_thread
+from sitegen.serve.watcher import InputWatch, SourceFilter
 from sitegen.theme import theme_dirs
 from sitegen.views import SiteState
 
@@ -68,6 +68,8 @@ class ServeSession:
         self.say = say
         self.state = ServerState(Snapshot({}, building=True), self.hub, reload=reload)
         self.stop_event = threading.Event()
+        self._inputs: InputWatch | None = None
+        """What the server watches (once started)."""
         self.lock = threading.Lock()
         self.server: DevServer | None = None
         self.last = RebuildStats()
@@ -227,9 +229,10 @@ class ServeSession:
         config, _ = load_site_config(site)
         themes = theme_dirs(site, config.theme)
         ignore = [site / "public", site / ".sitegen-cache"]
-        watch_paths = [site, *[t for t in themes if not t.is_relative_to(site.resolve())]]
-        watch_in_thread(watch_paths, SourceFilter(site, ignore, in_place=not config.layout.content_dir),
-                        self._on_change, self.stop_event)
+        outside = [t for t in themes if not t.is_relative_to(site.resolve())]
+        flt = SourceFilter(site, ignore, in_place=not config.layout.content_dir)
+        self._inputs = InputWatch(site, config.layout, flt, outside, self._on_change, self.stop_event)
+        self._inputs.start()
 
     def _background(self) -> None:
         """The work a build leaves for after it is served, newest build first: the lookups of quick rebuilds, the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -12,7 +13,8 @@ import pytest
 import watchfiles.main
 
 from sitegen.build import BuildResult
-from sitegen.serve.watcher import SourceFilter, watch_in_thread
+from sitegen.config import SourceLayout
+from sitegen.serve.watcher import SourceFilter, input_folders, watch_in_thread
 from tests.serve.conftest import Running
 from tests.serve.test_server import get
 
@@ -162,3 +164,62 @@ def test_the_watcher_is_ready_only_once_watchfiles_has_registered_every_folder(
     finally:
         stop.set()
         thread.join(5)
+
+
+def test_only_input_folders_are_watched_never_the_output(tmp_path: Path) -> None:
+    """A large `public/` (15,000 folders at 10,000 posts) would spend the system's inotify watches (8,192 on many
+    systems): watchfiles then fails and no edit is seen. Only the input folders are watched with their subfolders."""
+    for folder in ("content/posts", "layouts/partials", "data", "public/posts/a", ".sitegen-cache", ".git/objects",
+                   "node_modules/x", "notes", "config/_default"):
+        (tmp_path / folder).mkdir(parents=True)
+    ignore = [tmp_path / "public", tmp_path / ".sitegen-cache"]
+    assert [p.name for p in input_folders(tmp_path, SourceLayout(), ignore)] == ["config", "content", "data",
+                                                                                   "layouts"]
+    # Read in place (Jekyll): every folder but dot folders, the `exclude` patterns, Jekyll's _site and an output.
+    for folder in ("_posts", "_layouts", "assets/css", "vendor/bundle", "_site/x", "built"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+    (tmp_path / "built" / ".sitegen-manifest.json").write_text("{}")
+    jekyll = SourceLayout(content_dir="", exclude=("vendor", "node_modules"))
+    assert [p.name for p in input_folders(tmp_path, jekyll, ignore)] == [
+        "_layouts", "_posts", "assets", "config", "content", "data", "layouts", "notes"]
+
+
+def test_a_site_served_after_a_build_watches_its_inputs_and_not_public(serve: Serve) -> None:
+    run = serve({**{f"public/p{i}/index.html": "x" for i in range(300)}})
+    assert run.session._inputs is not None
+    watched = {p.name for p in run.session._inputs.watching}
+    assert "content" in watched and "public" not in watched and not any("public" in str(p) for p in watched)
+
+
+def test_a_top_folder_made_while_serving_is_watched_and_built(serve: Serve) -> None:
+    """`layouts/` removed, then made again while the server runs: its watcher ends with it, and the new folder's
+    files count at once (a rebuild), and so do later edits in it."""
+    run = serve()
+    assert run.session._inputs is not None
+    layouts = run.site / "layouts"
+    base = (layouts / "base.html").read_text()
+    builds = run.session.builds
+    shutil.rmtree(layouts)
+    assert wait_for(lambda: layouts not in run.session._inputs.watching)  # type: ignore[union-attr]
+    assert run.session.builds > builds  # the removal was built (a failed build: the layouts are gone)
+    builds, _ = settled(run, 0.5)
+    layouts.mkdir()
+    (layouts / "base.html").write_text(base)
+    (layouts / "single.html").write_text('{% extends "base.html" %}{% block main %}OVERRIDE {{ page.title }}'
+                                         "{% endblock %}\n")
+    page = "posts/first/index.html"
+    assert wait_for(lambda: b"OVERRIDE First" in run.session.state.snapshot.files.get(page, b""))
+    assert run.session.builds > builds and layouts in run.session._inputs.watching
+    (layouts / "single.html").write_text('{% extends "base.html" %}{% block main %}AGAIN {{ page.title }}'
+                                         "{% endblock %}\n")
+    assert wait_for(lambda: b"AGAIN First" in run.session.state.snapshot.files.get(page, b""))
+
+
+def wait_for(check: Callable[[], bool], seconds: float = 10) -> bool:
+    """Whether `check` holds within `seconds` (polled every 20 ms)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.02)
+    return False
