@@ -81,54 +81,53 @@ def input_folders(site: Path, layout: SourceLayout, ignore: list[Path]) -> list[
 
 
 class InputWatch:
-    """Watches a site's inputs without its output: the site folder without its subfolders (its config files, and
-    top folders made later), and each input folder (`input_folders`) and theme outside the site with theirs. A
-    top folder made while serving is watched from then on (and rebuilt from: its files may have come first); one
-    that is removed stops its watcher."""
+    """Watches a site's inputs without its output, with two notifiers: one over the input folders
+    (`input_folders`) and the themes outside the site, with their subfolders, and one over the site folder alone
+    (its config files, and its top folders made, removed, renamed or replaced). A change at the top makes the
+    first notifier register the input folders again, then the site is rebuilt: what a new folder holds already and
+    what comes later are both seen, and a folder replaced is watched where it now is."""
 
     def __init__(self, site: Path, layout: SourceLayout, flt: SourceFilter, themes: list[Path],
                  on_change: Callable[[set[Path]], None], stop: threading.Event) -> None:
         self.site, self.layout, self.flt, self.themes = site, layout, flt, themes
         self.on_change, self.stop = on_change, stop
-        self.watching: set[Path] = set()
-        self._lock = threading.Lock()
+        self.watching: list[Path] = []
+        """The folders the first notifier registered last."""
+        self._again = threading.Event()
+        self._registered = threading.Event()
+        self._names: set[str] = set()
+
+    def folders(self) -> list[Path]:
+        """What the first notifier watches, as it is now."""
+        inputs = input_folders(self.site, self.layout, self.flt.ignore)
+        self._names = {folder.name for folder in inputs}
+        self.watching = [*inputs, *self.themes]
+        return self.watching
 
     def start(self) -> None:
-        """Start every watcher, all at once; returns once they are all running."""
-        started = [self._watch(folder) for folder in [*input_folders(self.site, self.layout, self.flt.ignore),
-                                                      *self.themes]]
+        """Start both notifiers together; returns once both run."""
         top = threading.Event()
-        watch_in_thread([self.site], _TopFilter(self.flt), self._at_top, self.stop, recursive=False, ready=top)
-        for ready in [*started, top]:
-            ready.wait(timeout=5)
-
-    def _watch(self, folder: Path) -> threading.Event:
-        """Start watching `folder` with its subfolders (unless it is watched already); set once it is running."""
-        ready = threading.Event()
-        with self._lock:
-            if folder in self.watching:
-                ready.set()
-                return ready
-            self.watching.add(folder)
-
-        def gone() -> None:
-            with self._lock:
-                self.watching.discard(folder)
-
-        watch_in_thread([folder], self.flt, self.on_change, self.stop, on_gone=gone, ready=ready)
-        return ready
+        watch_in_thread(self.folders, self.flt, self.on_change, self.stop, again=self._again, ready=self._registered)
+        watch_in_thread(lambda: [self.site], _TopFilter(self.flt), self._at_top, self.stop, recursive=False,
+                        ready=top)
+        self._registered.wait(timeout=5)
+        top.wait(timeout=5)
 
     def _at_top(self, changes: set[Path]) -> None:
-        new = [f for f in input_folders(self.site, self.layout, self.flt.ignore) if f not in self.watching]
-        for ready in [self._watch(folder) for folder in new]:
-            ready.wait(timeout=5)  # (then built: what it holds already, and what comes later, are both seen)
         mine = {path for path in changes if self.flt(watchfiles.Change.modified, str(path))}
-        if mine or new:
-            self.on_change(mine | set(new))
+        # Input folders made, removed, renamed or replaced (not the output, the cache, `.git`, a README...).
+        names = self._names | {folder.name for folder in input_folders(self.site, self.layout, self.flt.ignore)}
+        moved = {path for path in changes if path.name in names}
+        if moved:
+            self._registered.clear()
+            self._again.set()
+            self._registered.wait(timeout=5)
+        if mine or moved:
+            self.on_change(mine | moved)
 
 
 class _TopFilter(watchfiles.DefaultFilter):
-    """The site folder's own changes: those of its input files, and top folders made or removed."""
+    """The site folder's own changes: those of its input files, and its top folders (made, removed, renamed)."""
 
     def __init__(self, flt: SourceFilter) -> None:
         super().__init__()
@@ -138,13 +137,13 @@ class _TopFilter(watchfiles.DefaultFilter):
         return self.flt(change, path) or Path(path).parent == self.flt.site
 
 
-def watch_in_thread(paths: list[Path], flt: watchfiles.BaseFilter, on_change: Callable[[set[Path]], None],
-                    stop: threading.Event, step_ms: int = 20, *, recursive: bool = True,
-                    on_gone: Callable[[], None] | None = None, ready: threading.Event | None = None
-                    ) -> threading.Thread:
-    """Call `on_change` with each batch of changed paths; a burst within `step_ms` is one batch. With `on_gone`,
-    the watcher ends (and calls it) once none of `paths` exists any more. With `ready`, returns at once and sets
-    it when the watcher runs (several watchers start together).
+def watch_in_thread(paths: list[Path] | Callable[[], list[Path]], flt: watchfiles.BaseFilter,
+                    on_change: Callable[[set[Path]], None], stop: threading.Event, step_ms: int = 20, *,
+                    recursive: bool = True, again: threading.Event | None = None,
+                    ready: threading.Event | None = None) -> threading.Thread:
+    """Call `on_change` with each batch of changed paths; a burst within `step_ms` is one batch. `paths` may be a
+    function, asked each time the watcher starts: when `again` is set, it starts again on what it returns (and
+    clears `again`). With `ready`, returns at once and sets it when the watcher runs (watchers start together).
 
     Returns once the watcher is running, so that no change made right after `sitegen serve` starts is missed:
     watchfiles asks whether to stop only from inside its watch loop, after its notifier has registered every
@@ -152,14 +151,13 @@ def watch_in_thread(paths: list[Path], flt: watchfiles.BaseFilter, on_change: Ca
     """
     waits = ready is None
     ready = ready if ready is not None else threading.Event()
-    asked = _Asked(stop, ready)
+    asked = _Asked(stop, ready, again)
+    listed = paths if callable(paths) else lambda: paths
 
-    def watch() -> None:
-        existing = [str(p) for p in paths if p.exists()]
+    def watch(existing: list[str]) -> None:
         for changes in watchfiles.watch(*existing, watch_filter=flt, stop_event=asked, step=step_ms,
                                         debounce=1600, raise_interrupt=False, yield_on_timeout=True,
                                         rust_timeout=50, recursive=recursive):
-            ready.set()
             if stop.is_set():
                 return
             if changes:
@@ -167,23 +165,26 @@ def watch_in_thread(paths: list[Path], flt: watchfiles.BaseFilter, on_change: Ca
                     on_change({Path(p) for _, p in changes})
                 except Exception:  # noqa: BLE001 - a failed rebuild must not stop the watching
                     traceback.print_exc()
-            if on_gone is not None and not any(p.exists() for p in paths):
-                return  # (a watched folder removed: the notifier would go on, watching nothing)
+            if again is not None and again.is_set():
+                return
 
     def run() -> None:
         # Nothing ends the watcher but `stop`: if watching itself fails (a watched folder vanished), it
         # starts again on what exists.
         while not stop.is_set():
-            if on_gone is not None and not any(p.exists() for p in paths):
+            if again is not None:
+                again.clear()
+            existing = [str(p) for p in listed() if p.exists()]
+            if not existing:  # nothing to watch (yet): wait to be asked again
                 ready.set()
-                on_gone()
-                return
+                while not stop.is_set() and not (again is not None and again.is_set()):
+                    stop.wait(0.05)
+                continue
             try:
-                watch()
+                watch(existing)
             except Exception:  # noqa: BLE001
-                if on_gone is None or any(p.exists() for p in paths):
-                    traceback.print_exc()
-            stop.wait(0.5)
+                traceback.print_exc()
+                stop.wait(0.5)
 
     thread = threading.Thread(target=run, daemon=True, name="sitegen-watch")
     thread.start()
@@ -193,12 +194,15 @@ def watch_in_thread(paths: list[Path], flt: watchfiles.BaseFilter, on_change: Ca
 
 
 class _Asked:
-    """The watcher's stop event, which also marks the watcher ready the first time watchfiles asks it."""
+    """The watcher's stop event, which also marks the watcher ready the first time watchfiles asks it (not while
+    it is asked to start again)."""
 
-    def __init__(self, stop: threading.Event, ready: threading.Event) -> None:
-        self._stop, self._ready = stop, ready
+    def __init__(self, stop: threading.Event, ready: threading.Event, again: threading.Event | None) -> None:
+        self._stop, self._ready, self._again = stop, ready, again
 
     def is_set(self) -> bool:
-        """Whether to stop (the watcher is running: `ready` is set)."""
+        """Whether to stop, or to start again; else the watcher is running (`ready` is set)."""
+        if self._stop.is_set() or (self._again is not None and self._again.is_set()):
+            return True
         self._ready.set()
-        return self._stop.is_set()
+        return False

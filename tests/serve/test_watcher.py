@@ -14,7 +14,7 @@ import watchfiles.main
 
 from sitegen.build import BuildResult
 from sitegen.config import SourceLayout
-from sitegen.serve.watcher import SourceFilter, input_folders, watch_in_thread
+from sitegen.serve.watcher import InputWatch, SourceFilter, input_folders, watch_in_thread
 from tests.serve.conftest import Running
 from tests.serve.test_server import get
 
@@ -191,28 +191,67 @@ def test_a_site_served_after_a_build_watches_its_inputs_and_not_public(serve: Se
     assert "content" in watched and "public" not in watched and not any("public" in str(p) for p in watched)
 
 
-def test_a_top_folder_made_while_serving_is_watched_and_built(serve: Serve) -> None:
-    """`layouts/` removed, then made again while the server runs: its watcher ends with it, and the new folder's
-    files count at once (a rebuild), and so do later edits in it."""
+def test_a_top_folder_removed_made_again_or_swapped_while_serving_is_watched_where_it_now_is(serve: Serve) -> None:
+    """`layouts/` removed and made again at once (`rm -rf && cp -r`), then swapped for another by two renames
+    (what rsync and build tools do): each time its files count at once, and later edits in it too."""
     run = serve()
-    assert run.session._inputs is not None
     layouts = run.site / "layouts"
     base = (layouts / "base.html").read_text()
-    builds = run.session.builds
+    page = "posts/first/index.html"
+
+    def single(word: str) -> str:
+        return '{% extends "base.html" %}{% block main %}' + word + " {{ page.title }}{% endblock %}\n"
+
+    def shown(word: str) -> bool:
+        return wait_for(lambda: f"{word} First".encode() in run.session.state.snapshot.files.get(page, b""))
+
     shutil.rmtree(layouts)
-    assert wait_for(lambda: layouts not in run.session._inputs.watching)  # type: ignore[union-attr]
-    assert run.session.builds > builds  # the removal was built (a failed build: the layouts are gone)
-    builds, _ = settled(run, 0.5)
     layouts.mkdir()
     (layouts / "base.html").write_text(base)
-    (layouts / "single.html").write_text('{% extends "base.html" %}{% block main %}OVERRIDE {{ page.title }}'
-                                         "{% endblock %}\n")
-    page = "posts/first/index.html"
-    assert wait_for(lambda: b"OVERRIDE First" in run.session.state.snapshot.files.get(page, b""))
-    assert run.session.builds > builds and layouts in run.session._inputs.watching
-    (layouts / "single.html").write_text('{% extends "base.html" %}{% block main %}AGAIN {{ page.title }}'
-                                         "{% endblock %}\n")
-    assert wait_for(lambda: b"AGAIN First" in run.session.state.snapshot.files.get(page, b""))
+    (layouts / "single.html").write_text(single("OVERRIDE"))
+    assert shown("OVERRIDE")
+    (layouts / "single.html").write_text(single("AGAIN"))
+    assert shown("AGAIN")
+    swap = run.site / "layouts_new"
+    shutil.copytree(layouts, swap)
+    (swap / "single.html").write_text(single("SWAPPED"))
+    layouts.rename(run.site / "layouts_old")
+    swap.rename(layouts)
+    assert shown("SWAPPED")
+    (layouts / "single.html").write_text(single("LATER"))
+    assert shown("LATER")
+    builds, _ = settled(run, 0.5)
+    (run.site / "layouts_old" / "single.html").write_text(single("OLD"))  # the old folder is no input
+    assert settled(run, 0.5)[0] == builds
+
+
+def test_two_notifiers_watch_a_site_of_many_top_folders(tmp_path: Path) -> None:
+    """One notifier (inotify instance) for all input folders and one for the site folder: a Jekyll site read in
+    place with 150 top folders must not spend one each (128 per user on many systems)."""
+    for i in range(150):
+        (tmp_path / f"sec{i:03d}").mkdir()
+        (tmp_path / f"sec{i:03d}" / "index.md").write_text("x")
+    before = sum(t.name == "sitegen-watch" for t in threading.enumerate())
+    seen: list[set[Path]] = []
+    stop = threading.Event()
+    layout = SourceLayout(content_dir="")
+    watch = InputWatch(tmp_path, layout, SourceFilter(tmp_path, [], in_place=True), [], seen.append, stop)
+    try:
+        watch.start()
+        assert len(watch.watching) == 150
+        assert sum(t.name == "sitegen-watch" for t in threading.enumerate()) == before + 2
+        (tmp_path / "sec149" / "index.md").write_text("edited")
+        assert wait_for(lambda: any(tmp_path / "sec149" / "index.md" in batch for batch in seen))
+        (tmp_path / "newsec").mkdir()  # a top folder made while serving: watched from then on
+        (tmp_path / "newsec" / "index.md").write_text("new")
+        assert wait_for(lambda: any(tmp_path / "newsec" in batch for batch in seen))
+        assert wait_for(lambda: tmp_path / "newsec" in watch.watching)
+        time.sleep(0.2)
+        seen.clear()
+        (tmp_path / "newsec" / "index.md").write_text("edited later")
+        assert wait_for(lambda: any(tmp_path / "newsec" / "index.md" in batch for batch in seen))
+    finally:
+        stop.set()
 
 
 def wait_for(check: Callable[[], bool], seconds: float = 10) -> bool:
