@@ -14,6 +14,7 @@ import watchfiles.main
 
 from sitegen.build import BuildResult
 from sitegen.config import SourceLayout
+from sitegen.serve.session import _wait_until
 from sitegen.serve.watcher import InputWatch, SourceFilter, input_folders, watch_in_thread
 from tests.serve.conftest import Running
 from tests.serve.test_server import get
@@ -255,10 +256,5 @@ def test_two_notifiers_watch_a_site_of_many_top_folders(tmp_path: Path) -> None:
 
 
 def wait_for(check: Callable[[], bool], seconds: float = 10) -> bool:
-    """Whether `check` holds within `seconds` (polled every 20 ms)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return False
+    """Whether `check` holds within `seconds` (the server's own poll)."""
+    return _wait_until(check, seconds)
