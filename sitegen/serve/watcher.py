@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -96,9 +97,15 @@ class InputWatch:
         self._again = threading.Event()
         self._registered = threading.Event()
         self._names: set[str] = set()
+        self._turns = threading.Condition()
+        self._asked = self._listed = self._served = 0
+        """Registrations asked for (`_at_top`), the one the last listing of folders answers, and the one that last
+        ran: a change at the top waits until a registration that listed the folders after it runs."""
 
     def folders(self) -> list[Path]:
         """What the first notifier watches, as it is now."""
+        with self._turns:
+            self._listed = self._asked
         inputs = input_folders(self.site, self.layout, self.flt.ignore)
         self._names = {folder.name for folder in inputs}
         self.watching = [*inputs, *self.themes]
@@ -107,7 +114,8 @@ class InputWatch:
     def start(self) -> None:
         """Start both notifiers together; returns once both run."""
         top = threading.Event()
-        watch_in_thread(self.folders, self.flt, self.on_change, self.stop, again=self._again, ready=self._registered)
+        watch_in_thread(self.folders, self.flt, self.on_change, self.stop, again=self._again, ready=self._registered,
+                        on_ready=self._ran)
         watch_in_thread(lambda: [self.site], _TopFilter(self.flt), self._at_top, self.stop, recursive=False,
                         ready=top)
         self._registered.wait(timeout=5)
@@ -119,11 +127,24 @@ class InputWatch:
         names = self._names | {folder.name for folder in input_folders(self.site, self.layout, self.flt.ignore)}
         moved = {path for path in changes if path.name in names}
         if moved:
-            self._registered.clear()
+            with self._turns:
+                self._asked += 1
+                turn = self._asked
             self._again.set()
-            self._registered.wait(timeout=5)
+            deadline = time.monotonic() + 5  # (a rebuild under way holds the first notifier's thread)
+            with self._turns:
+                while self._served < turn and not self.stop.is_set() and time.monotonic() < deadline:
+                    self._turns.wait(0.05)
+        if self.stop.is_set():
+            return
         if mine or moved:
             self.on_change(mine | moved)
+
+    def _ran(self) -> None:
+        """The first notifier runs, on the folders its last listing found."""
+        with self._turns:
+            self._served = self._listed
+            self._turns.notify_all()
 
 
 class _TopFilter(watchfiles.DefaultFilter):
@@ -140,10 +161,12 @@ class _TopFilter(watchfiles.DefaultFilter):
 def watch_in_thread(paths: list[Path] | Callable[[], list[Path]], flt: watchfiles.BaseFilter,
                     on_change: Callable[[set[Path]], None], stop: threading.Event, step_ms: int = 20, *,
                     recursive: bool = True, again: threading.Event | None = None,
-                    ready: threading.Event | None = None) -> threading.Thread:
+                    ready: threading.Event | None = None, on_ready: Callable[[], None] | None = None
+                    ) -> threading.Thread:
     """Call `on_change` with each batch of changed paths; a burst within `step_ms` is one batch. `paths` may be a
     function, asked each time the watcher starts: when `again` is set, it starts again on what it returns (and
-    clears `again`). With `ready`, returns at once and sets it when the watcher runs (watchers start together).
+    clears `again`). With `ready`, returns at once and sets it when the watcher runs (watchers start together);
+    `on_ready` is called each time it runs after (re)starting.
 
     Returns once the watcher is running, so that no change made right after `sitegen serve` starts is missed:
     watchfiles asks whether to stop only from inside its watch loop, after its notifier has registered every
@@ -151,7 +174,7 @@ def watch_in_thread(paths: list[Path] | Callable[[], list[Path]], flt: watchfile
     """
     waits = ready is None
     ready = ready if ready is not None else threading.Event()
-    asked = _Asked(stop, ready, again)
+    asked = _Asked(stop, ready, again, on_ready)
     listed = paths if callable(paths) else lambda: paths
 
     def watch(existing: list[str]) -> None:
@@ -177,9 +200,12 @@ def watch_in_thread(paths: list[Path] | Callable[[], list[Path]], flt: watchfile
             existing = [str(p) for p in listed() if p.exists()]
             if not existing:  # nothing to watch (yet): wait to be asked again
                 ready.set()
+                if on_ready is not None:
+                    on_ready()
                 while not stop.is_set() and not (again is not None and again.is_set()):
                     stop.wait(0.05)
                 continue
+            asked.armed = True
             try:
                 watch(existing)
             except Exception:  # noqa: BLE001
@@ -197,12 +223,19 @@ class _Asked:
     """The watcher's stop event, which also marks the watcher ready the first time watchfiles asks it (not while
     it is asked to start again)."""
 
-    def __init__(self, stop: threading.Event, ready: threading.Event, again: threading.Event | None) -> None:
-        self._stop, self._ready, self._again = stop, ready, again
+    def __init__(self, stop: threading.Event, ready: threading.Event, again: threading.Event | None,
+                 on_ready: Callable[[], None] | None) -> None:
+        self._stop, self._ready, self._again, self._on_ready = stop, ready, again, on_ready
+        self.armed = True
+        """Until the first question of a watch (re)started: then `on_ready` is called."""
 
     def is_set(self) -> bool:
         """Whether to stop, or to start again; else the watcher is running (`ready` is set)."""
         if self._stop.is_set() or (self._again is not None and self._again.is_set()):
             return True
         self._ready.set()
+        if self.armed:
+            self.armed = False
+            if self._on_ready is not None:
+                self._on_ready()
         return False

@@ -258,3 +258,35 @@ def test_two_notifiers_watch_a_site_of_many_top_folders(tmp_path: Path) -> None:
 def wait_for(check: Callable[[], bool], seconds: float = 10) -> bool:
     """Whether `check` holds within `seconds` (the server's own poll)."""
     return _wait_until(check, seconds)
+
+
+def test_a_top_folder_made_during_a_rebuild_is_built_once_registered_and_never_after_stop(tmp_path: Path) -> None:
+    """A top folder made while a rebuild holds the folders' notifier: its own rebuild waits for the notifier to
+    register it (so the folder is watched when it is read), and, once the server stops, never comes."""
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "a.md").write_text("x")
+    stop = threading.Event()
+    calls: list[tuple[set[Path], list[Path], bool]] = []
+    watch: InputWatch
+
+    def rebuild(changes: set[Path]) -> None:
+        calls.append((changes, list(watch.watching), stop.is_set()))
+        if len(calls) == 1:
+            time.sleep(1)  # a long rebuild in the notifier's thread
+
+    watch = InputWatch(tmp_path, SourceLayout(), SourceFilter(tmp_path, []), [], rebuild, stop)
+    watch.start()
+    (tmp_path / "content" / "a.md").write_text("edited")
+    assert wait_for(lambda: len(calls) == 1)
+    (tmp_path / "static").mkdir()
+    assert wait_for(lambda: len(calls) == 2)
+    changes, watching, _ = calls[1]
+    assert changes == {tmp_path / "static"} and tmp_path / "static" in watching
+    calls.clear()
+    (tmp_path / "content" / "a.md").write_text("edited again")  # the next long rebuild
+    assert wait_for(lambda: len(calls) == 1)
+    (tmp_path / "data").mkdir()
+    time.sleep(0.3)
+    stop.set()
+    time.sleep(5.5)
+    assert [c for c in calls if tmp_path / "data" in c[0]] == []
