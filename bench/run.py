@@ -244,6 +244,12 @@ class Bench:
         """Where `tool`'s copy of the `pages`-post site lives."""
         return self.work / f"{tool}-{pages}"
 
+    def lay_out(self, tool: str, pages: int) -> Path:
+        """`tool`'s copy of the `pages`-post site, laid out afresh from the corpus by its adapter."""
+        site = self.site(tool, pages)
+        self.adapter(tool, "prepare", self.corpus(pages), site)
+        return site
+
     def timed(self, argv: list[str], logfile: Path) -> Timed:
         """Run `argv` under /usr/bin/time (after waiting for an idle CPU if asked), sampling its tree's PSS."""
         busy = wait_idle(self.idle_wait) if self.idle_wait else cpu_busy()
@@ -834,10 +840,9 @@ def main() -> int:
     serves: dict[int, ServeFigures] = {}
     versions_ms = version_times(bench, hugo, 3 if args.quick else 9)
     for pages in sizes:
-        corpus = bench.corpus(pages)
         for tool in tools:
             log(f"{pages:,} posts: laying the corpus out for {tool}")
-            bench.adapter(tool, "prepare", corpus, bench.site(tool, pages))
+            bench.lay_out(tool, pages)
         if not args.serve_only:
             builds[pages] = build_rounds(bench, tools, pages, runs, warmup)
             loads.append(os.getloadavg()[0])

@@ -103,16 +103,8 @@ PAGEFIND_JS = """async (q) => {
 }"""
 
 
-def make_site(size: int, bench: Bench) -> Path:
-    """The shared corpus of `size` posts laid out for sitegen by its ../shared/bench adapter."""
-    site = bench.site("sitegen", size)
-    if not (site / "content").is_dir():
-        bench.adapter("sitegen", "prepare", bench.corpus(size), site)
-    return site
-
-
 def measure(size: int, bench: Bench, pagefind: bool) -> None:
-    site = make_site(size, bench)
+    site = bench.lay_out("sitegen", size)
     work = bench.work
     (site / "content/search.md").write_text("---\ntitle: Search\nlayout: search\nsearch: false\n---\n")
     result = build_site(BuildOptions(source=site))
