@@ -167,6 +167,9 @@ class OutputEntry:
     `BuildMemo.fragments` is on)..."""
     spans: Sequence[int] = ()
     """... each one's start and end in the decoded file, one after the other (an `array`: no object each)."""
+    blocks: tuple[tuple[str, int, int, int], ...] | None = None
+    """Where the text of each call of its layouts' blocks is in the decoded file (`sitegen.templates.BlockPlaces`),
+    recorded with `fragments`; None when not recorded."""
     recorded: bool = False
     """Whether `fragments` were recorded (empty also when the file has no include): by its render, or afterwards
     by `sitegen.render_pages.FragmentRecorder` (the dev server records them while idle, not in its full builds)."""
@@ -273,22 +276,25 @@ class BuildMemo:
 
     def store_output(self, unit: str, key: str, deps: tuple[tuple[str, str], ...],
                      files: dict[str, bytes], page: str = "", templates: tuple[tuple[str, str], ...] = (),
-                     fragments: tuple[Fragment, ...] = (), spans: Sequence[int] = ()) -> None:
+                     fragments: tuple[Fragment, ...] = (), spans: Sequence[int] = (),
+                     blocks: tuple[tuple[str, int, int, int], ...] | None = None) -> None:
         """Remember an output unit's files, what they depend on (pages' content, templates), the page they
-        belong to and the included templates' texts in them."""
+        belong to, the included templates' texts in them and the places of its blocks."""
         self.used_outputs.add(unit)
         self.dirty = True
         self.rendered.append(unit)
-        self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates, fragments, spans, self.fragments)
+        self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates, fragments, spans, blocks,
+                                         self.fragments)
         if self._readers is not None:
             for dep, _ in deps:
                 self._readers.setdefault(dep, set()).add(unit)
 
     def add_fragments(self, unit: str, entry: OutputEntry, fragments: tuple[Fragment, ...],
-                      spans: Sequence[int]) -> None:
-        """Give a stored unit the included templates' texts of its file, recorded by rendering it again (the entry
-        is replaced, not changed; nothing else about the unit changes)."""
-        self.outputs[unit] = dataclasses.replace(entry, fragments=fragments, spans=spans, recorded=True)
+                      spans: Sequence[int], blocks: tuple[tuple[str, int, int, int], ...] | None = None) -> None:
+        """Give a stored unit the included templates' texts of its file and its blocks' places, recorded by
+        rendering it again (the entry is replaced, not changed; nothing else about the unit changes)."""
+        self.outputs[unit] = dataclasses.replace(entry, fragments=fragments, spans=spans, blocks=blocks,
+                                                 recorded=True)
 
     def units_reading(self, sources: set[str]) -> set[str]:
         """Output units whose recorded dependencies include the content of any of these pages."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import array
 import datetime as dt
+import itertools
 import os
 import traceback
 import types
@@ -128,6 +129,29 @@ class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
             self.outdent()
 
 
+    def visit_Block(self, node: jinja2.nodes.Block, frame: jinja2.compiler.Frame) -> None:
+        """Jinja 3.1's own (sync) block call, through `environment.block_call` where the block's text goes
+        straight into the output (so that a render can say where each block's text is: `BlockCalls`); a call
+        whose text is captured (`{% set %}...`, a filter, a macro) or given a scoped context is noted as a call
+        whose text cannot be placed, then made as Jinja makes it."""
+        placed = not node.scoped and frame.buffer is None and not self.environment.is_async
+        if placed and not node.required:
+            level = 0
+            if frame.toplevel:
+                if self.has_known_extends:
+                    return
+                if self.extends_so_far > 0:
+                    self.writeline("if parent_template is None:")
+                    self.indent()
+                    level += 1
+            self.writeline(f"yield from environment.block_call(context, {node.name!r})", node)
+            self.outdent(level)
+            return
+        if not (frame.toplevel and self.has_known_extends):
+            self.writeline(f"environment.block_unplaced(context, {node.name!r})", node)
+        super().visit_Block(node, frame)
+
+
 _BUILTIN = types.BuiltinFunctionType
 """A function or bound method written in C (`dict.get` of a mapping, `str.split` of a text)."""
 
@@ -182,6 +206,8 @@ class TrackingEnvironment(jinja2.Environment):
         self.fragments: Fragments | None = None
         """While one output unit renders with fragment reuse on: its included templates' texts."""
         self.loaded: set[str] | None = None
+        self.block_calls: BlockCalls | None = None
+        """While one output unit renders with its blocks' places recorded: where each block's text is."""
         self.compiled = False
         """Whether every layout was compiled into it (`render_pages.compile_templates`), before workers fork."""
         self.keys = TemplateKeys(self)
@@ -197,6 +223,20 @@ class TrackingEnvironment(jinja2.Environment):
             raise jinja2.TemplateNotFound(name)
         return super()._load_template(name, globals)
 
+    def block_call(self, context: jinja2.runtime.Context, name: str) -> Iterator[str]:
+        """The text of a block (its most derived version, as Jinja calls it), with its place recorded when the
+        unit's `block_calls` are and the block is called with the page's own context."""
+        calls = self.block_calls
+        if calls is None or context is not calls.context:
+            return context.blocks[name][0](context)  # type: ignore[no-any-return]
+        return calls.marked(name, context)
+
+    def block_unplaced(self, context: jinja2.runtime.Context, name: str) -> None:
+        """Note a call of a page's block whose text does not go straight into the output."""
+        calls = self.block_calls
+        if calls is not None and context is calls.context:
+            calls.calls.append((name, None, None, calls.depth))
+
     def render_include(self, template: jinja2.Template, context: jinja2.runtime.Context,
                        local_vars: dict[str, Any]) -> Iterator[str]:
         """The text of an included template, given the including template's variables (as Jinja renders it),
@@ -204,6 +244,64 @@ class TrackingEnvironment(jinja2.Environment):
         if self.fragments is None:
             return template.root_render_func(template.new_context(context.get_all(), True, local_vars))
         return self.fragments.include(template, context, local_vars)
+
+
+class _Mark(str):
+    """An empty text yielded just before and just after a recorded block's own: a render's parts are searched for
+    it by identity (each is a new object), and joined, it adds nothing to the page."""
+
+    __slots__ = ()
+
+
+BlockPlaces = tuple[tuple[str, int, int, int], ...]
+"""(block name, start, end, depth) of each call of a page's block in the decoded output, in the order the calls
+began (a call inside another one is deeper by one); -1, -1 for a call whose text was not placed (captured, scoped,
+or inside a text that was joined on its own)."""
+
+
+class BlockCalls:
+    """The blocks called with one render's own context (`context`, set by the render) and where their texts are:
+    a later render of the unit after an edit inside some blocks only can make those blocks again and keep the
+    rest of the page's text (`sitegen.blockedits`)."""
+
+    def __init__(self) -> None:
+        self.context: jinja2.runtime.Context | None = None
+        self.calls: list[tuple[str, _Mark | None, _Mark | None, int]] = []
+        self.found: BlockPlaces = ()
+        self.depth = 0
+        """How many recorded calls the render is in."""
+
+    def marked(self, name: str, context: jinja2.runtime.Context) -> Iterator[str]:
+        """The block's text between two marks, its call recorded."""
+        start, end, depth = _Mark(), _Mark(), self.depth
+        self.calls.append((name, start, end, depth))
+        self.depth = depth + 1
+        try:
+            yield start
+            yield from context.blocks[name][0](context)
+            yield end
+        finally:
+            self.depth = depth
+
+    def join(self, parts: list[str], offset: int = 0) -> str:
+        """The text of these parts (a render's, or a block's), the places of the calls recorded since the last
+        join added to `found` (shifted by `offset`, where the text will be in the page)."""
+        text = "".join(parts)
+        if not self.calls:
+            return text
+        ids = list(map(id, parts))
+        ends = list(itertools.accumulate(map(len, parts)))
+        found = list(self.found)
+        for name, start, end, depth in self.calls:
+            try:
+                first, last = ids.index(id(start)), ids.index(id(end))
+            except ValueError:  # unplaced (None), or its marks joined into a text of their own
+                found.append((name, -1, -1, depth))
+                continue
+            found.append((name, offset + ends[first], offset + ends[last], depth))
+        self.calls = []
+        self.found = tuple(found)
+        return text
 
 
 _CONTAINERS = frozenset({"list", "tuple", "dict", "Params"})
@@ -246,6 +344,8 @@ class Fragments:
         self._previous_text: str | None = None
         self._reuse = reuse
         self.reused = 0
+        self._expected: dict[int, int] = {}
+        """Where a kept fragment's text is in the output (by its number in `recorded`)."""
         self._parent_keys: dict[int, tuple[dict[str, Any], dict[str, Any], tuple[str, ...]]] = {}
         """By the identity of a context's `parent` (the render's variables, which Jinja never changes; one for
         every include of a template's top level): the keys of its variables that are not the environment's
@@ -353,6 +453,14 @@ class Fragments:
                 tuple((s, self.body_digest(s)) for s in sorted(reads))), text))
         yield text
 
+    def keep(self, index: int, previous_text: str, at: int) -> None:
+        """Record the previous render's fragment `index` as part of this one, its text unchanged and at `at` in
+        the new output (the page is made again around it: `sitegen.blockedits.Splice`; `previous_text`: the
+        previous output, decoded)."""
+        self._expected[len(self.recorded)] = at
+        self.recorded.append((index, previous_text[self._previous_spans[2 * index]:
+                                                   self._previous_spans[2 * index + 1]]))
+
     def finish(self, output: str) -> tuple[tuple[Fragment | int, ...], array.array[int]]:
         """The fragments of this render (a reused one as its index among the previous render's: a worker process
         sends back a number, not the fragment's keys), and where each one's text is in the output, start and end
@@ -361,8 +469,11 @@ class Fragments:
         found: list[Fragment | int] = []
         spans = array.array("l")
         at = 0
-        for fragment, text in self.recorded:
-            start = output.find(text, at)
+        expected = self._expected
+        for number, (fragment, text) in enumerate(self.recorded):
+            start = expected.get(number, -1)
+            if start < at or not output.startswith(text, start):
+                start = output.find(text, at)
             if start < 0:
                 start = output.find(text)
                 if start < 0:
@@ -382,6 +493,8 @@ class TemplateKeys:
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
         self.keys: dict[str, str] = {}
+        self.sources: dict[str, tuple[str | None, str]] = {}
+        """(file, text) of each name found, as its key was taken (`sitegen.blockedits` compares two versions)."""
         self._checked: dict[int, tuple[tuple[tuple[str, str], ...], bool]] = {}
 
     def unchanged(self, recorded: tuple[tuple[str, str], ...]) -> bool:
@@ -408,7 +521,14 @@ class TemplateKeys:
             return template_key(None, None)
         except TemplateError as exc:  # unreadable, or a link out of the site: never reused, the render reports it
             return template_key(None, exc.format())
+        self.sources[name] = (filename, source)
         return template_key(filename, source)
+
+    def source(self, name: str) -> str | None:
+        """The text `name` resolved to when its key was taken (None: no such template)."""
+        self(name)
+        found = self.sources.get(name)
+        return found[1] if found is not None else None
 
     def names(self) -> frozenset[str]:
         """Every template name that exists now (site, theme and `theme/` names)."""
