@@ -7,13 +7,14 @@ quick rebuild (`sitegen.incremental.rebuild_edited_templates`) then renders thos
 variables and the chain's blocks, and puts their texts where the old ones were (their places were recorded by
 the last render: `sitegen.templates.BlockCalls`). It is exactly the page a full render gives when
 
-- the chain is plain: each layout extends one named layout at its top level, and none uses `self` (a block's text
-  used elsewhere) or changes the autoescaping around a block;
+- the chain is plain: each layout extends one named layout at its top level, with no block called before that,
+  and none uses `self` (a block's text used elsewhere) or changes the autoescaping around a block;
 - each edited layout's code outside its blocks is unchanged (its blocks kept their names, places and kinds);
 - no edited block is scoped (it would see a loop's variables), and every call of one was placed;
 - nothing the blocks read (and the templates they include, imported with the context) is set at a layout's top
   level (a `{% set %}` or an import that a fresh context does not have);
-- no edited layout is also included or imported by a template the page loaded.
+- no edited layout is also included, imported or extended (other than by the chain) by a template the page
+  loaded.
 
 Otherwise the page is rendered whole, as before (with its unchanged includes reused: `sitegen.templates.Fragments`).
 Tests compare both with clean builds byte for byte.
@@ -56,7 +57,9 @@ class TemplateFacts:
     reads: frozenset[str]
     """Names it reads from the context, as an included template."""
     refs: frozenset[str] | None
-    """Every template it includes, imports or extends (None: one named by an expression)."""
+    """Every template it includes or imports (None: one named by an expression)."""
+    parents: frozenset[str]
+    """The templates its `{% extends %}` tags name (an included template's chain renders with its context)."""
 
 
 class _Reads(jinja2.meta.TrackingCodeGenerator):
@@ -126,12 +129,14 @@ def _names(template: Any) -> frozenset[str] | None:
 
 
 def _refs(found: Iterable[nodes.Node], with_context_only: bool) -> frozenset[str] | None:
-    """The templates these nodes include, import or extend (None: one named by an expression)."""
+    """The templates these nodes include or import (None: one named by an expression, or an `{% extends %}` by
+    one)."""
     refs: set[str] = set()
     for node in found:
-        if isinstance(node, nodes.Include | nodes.Import | nodes.FromImport | nodes.Extends):
-            if with_context_only and isinstance(node, nodes.Include | nodes.Import | nodes.FromImport) \
-                    and not node.with_context:
+        if isinstance(node, nodes.Extends) and _names(node.template) is None:
+            return None
+        if isinstance(node, nodes.Include | nodes.Import | nodes.FromImport):
+            if with_context_only and not node.with_context:
                 continue
             names = _names(node.template)
             if names is None:
@@ -151,8 +156,11 @@ def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateF
     plain = True
     if extends_nodes:
         first = extends_nodes[0]
-        plain = len(extends_nodes) == 1 and any(n is first for n in tree.body) \
-            and isinstance(first.template, nodes.Const) and isinstance(first.template.value, str)
+        at = next((i for i, n in enumerate(tree.body) if n is first), -1)
+        # No block is called before it: such a call sees only the blocks loaded so far (no parent's, for `super`).
+        plain = len(extends_nodes) == 1 and at >= 0 and isinstance(first.template, nodes.Const) \
+            and isinstance(first.template.value, str) \
+            and not any(isinstance(n, nodes.Block) or n.find(nodes.Block) is not None for n in tree.body[:at])
         extends = first.template.value if plain else None  # type: ignore[attr-defined]
     if any(n.name == "self" for n in tree.find_all(nodes.Name)) \
             or any(True for _ in tree.find_all((nodes.EvalContextModifier, nodes.ScopedEvalContextModifier))):
@@ -179,7 +187,8 @@ def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateF
     return TemplateFacts(
         extends=extends, plain=plain, skeleton=skeleton, bodies=bodies, scoped=frozenset(scoped),
         assigned=frozenset(assigned), block_reads=frozenset(block_reads), block_refs=block_refs,
-        reads=_reads(env, tree.body), refs=_refs(tree.find_all(nodes.Stmt), with_context_only=False))
+        reads=_reads(env, tree.body), refs=_refs(tree.find_all(nodes.Stmt), with_context_only=False),
+        parents=frozenset(name for n in extends_nodes for name in (_names(n.template) or ())))
 
 
 _FACTS: dict[str, TemplateFacts | None] = {}
@@ -272,7 +281,8 @@ class BlockEdits:
                 if was != MISSING:
                     return None
                 continue
-            if found.refs is None or (found.refs - ({found.extends} if name in chain else set())) & changed:
+            # (A layout of the chain extends the next one; any other extending, like any include, renders it.)
+            if found.refs is None or found.refs & changed or (name not in chain and found.parents & changed):
                 return None
         assigned = frozenset().union(*(f.assigned for f in facts))
         if assigned and self._block_reads(facts) & assigned:
@@ -298,7 +308,7 @@ class BlockEdits:
             if included is None or included.refs is None:
                 return frozenset({"\x00unknown"})
             reads |= included.reads
-            todo.extend(included.refs)
+            todo.extend(included.refs | included.parents)
         return frozenset(reads)
 
 
