@@ -31,8 +31,8 @@ import jinja2.compiler
 import jinja2.meta
 import jinja2.nodes as nodes
 
-from sitegen.memo import MISSING, OutputEntry, template_key
-from sitegen.templates import BlockCalls, BlockPlaces, TrackingEnvironment
+from sitegen.memo import MISSING, BlockPlaces, OutputEntry, template_key
+from sitegen.templates import BlockCalls, TrackingEnvironment
 
 
 @dataclass(frozen=True)
@@ -315,10 +315,9 @@ class BlockEdits:
 class Splice:
     """One unit's previous render, to be made again by rendering only its edited blocks (`render_recorded`)."""
 
-    def __init__(self, edits: BlockEdits, entry: OutputEntry, text: str) -> None:
+    def __init__(self, edits: BlockEdits, entry: OutputEntry) -> None:
         self.edits = edits
         self.entry = entry
-        self.text = text
         self.used = False
         """Whether the unit was made this way (its templates and reads are then the last render's too)."""
 
@@ -352,9 +351,9 @@ class Splice:
             parent = env.get_template(name)
             for block, render in parent.blocks.items():
                 context.blocks.setdefault(block, []).append(render)
-        places, old = self.entry.blocks, self.text
-        assert places is not None
-        fragments = env.fragments
+        places, fragments = self.entry.blocks, env.fragments
+        assert places is not None and fragments is not None  # (a splice is made only where fragments are recorded)
+        old = fragments.previous_text()
         spans = self.entry.spans
         count = len(spans) // 2
         kept = 0  # the previous fragments before this one are dealt with
@@ -367,8 +366,7 @@ class Splice:
             pieces.append(old[at:start])
             length += start - at
             while kept < count and spans[2 * kept + 1] <= start:  # before the call: kept as it is
-                if fragments is not None:
-                    fragments.keep(kept, old, spans[2 * kept] + length - start)
+                fragments.keep(kept, spans[2 * kept] + length - start)
                 kept += 1
             while kept < count and spans[2 * kept + 1] <= end:  # inside it: its new render records its own
                 kept += 1
@@ -380,9 +378,8 @@ class Splice:
             deltas.append(len(text) - (end - start))
             at = end
         pieces.append(old[at:])
-        if fragments is not None:
-            for index in range(kept, count):
-                fragments.keep(index, old, spans[2 * index] + length - at)
+        for index in range(kept, count):
+            fragments.keep(index, spans[2 * index] + length - at)
         calls.found = _spliced(places, redo, made, deltas)
         self.used = True
         return "".join(pieces)

@@ -21,14 +21,13 @@ from sitegen.content.urls import output_path_for
 from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
 from sitegen.i18n import Strings, Translator
 from sitegen.markdown import MarkdownRenderer
-from sitegen.memo import BuildMemo, Fragment, OutputEntry, digest, files_key
+from sitegen.memo import BlockPlaces, BuildMemo, Fragment, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
 from sitegen.parallel import fork_map, split_in_two, worker_count
 from sitegen.plan import SitePlan
 from sitegen.redirects import redirect_page
 from sitegen.templates import (
     BlockCalls,
-    BlockPlaces,
     Fragments,
     MemoBytecodeCache,
     MissingTemplate,
@@ -463,7 +462,7 @@ def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit]
                                       file, reuse.valid)
             env.block_calls = BlockCalls()
             if edits is not None and previous is not None and previous.blocks is not None and file is not None:
-                splice = Splice(edits, previous, file.decode("utf-8"))
+                splice = Splice(edits, previous)
         try:
             text = item.render(splice=splice)
             found, spans = env.fragments.finish(text) if env.fragments is not None else ((), ())

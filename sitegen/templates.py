@@ -26,7 +26,7 @@ from sitegen.confine import ALLOW_HINT
 from sitegen.content.urls import UrlHelper
 from sitegen.errors import TemplateError
 from sitegen.i18n import Strings, Translator
-from sitegen.memo import MISSING, BuildMemo, Fragment, template_key
+from sitegen.memo import MISSING, BlockPlaces, BuildMemo, Fragment, template_key
 
 _ZH_MONTHS = "一二三四五六七八九十"
 
@@ -127,7 +127,6 @@ class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
         self.writeline("finally: gen.close()")
         if node.ignore_missing:
             self.outdent()
-
 
     def visit_Block(self, node: jinja2.nodes.Block, frame: jinja2.compiler.Frame) -> None:
         """Jinja 3.1's own (sync) block call, through `environment.block_call` where the block's text goes
@@ -251,12 +250,6 @@ class _Mark(str):
     it by identity (each is a new object), and joined, it adds nothing to the page."""
 
     __slots__ = ()
-
-
-BlockPlaces = tuple[tuple[str, int, int, int], ...]
-"""(block name, start, end, depth) of each call of a page's block in the decoded output, in the order the calls
-began (a call inside another one is deeper by one); -1, -1 for a call whose text was not placed (captured, scoped,
-or inside a text that was joined on its own)."""
 
 
 class BlockCalls:
@@ -415,12 +408,19 @@ class Fragments:
             return self._record(template, name, variables, local_vars, key)
         return template.root_render_func(template.new_context(variables, True, local_vars))
 
-    def _replay(self, index: int) -> Iterator[str]:
-        fragment = self._previous_fragments[index]
+    def previous_text(self) -> str:
+        """The unit's previous output, decoded (once; only given a previous file)."""
         if self._previous_text is None:
             assert self._previous_file is not None
             self._previous_text = self._previous_file.decode("utf-8")
-        text = self._previous_text[self._previous_spans[2 * index]:self._previous_spans[2 * index + 1]]
+        return self._previous_text
+
+    def _previous_fragment_text(self, index: int) -> str:
+        return self.previous_text()[self._previous_spans[2 * index]:self._previous_spans[2 * index + 1]]
+
+    def _replay(self, index: int) -> Iterator[str]:
+        fragment = self._previous_fragments[index]
+        text = self._previous_fragment_text(index)
         if self.env.loaded is not None:
             self.env.loaded.update(name for name, _ in fragment.templates)
         if self.reads.reads is not None:
@@ -453,13 +453,11 @@ class Fragments:
                 tuple((s, self.body_digest(s)) for s in sorted(reads))), text))
         yield text
 
-    def keep(self, index: int, previous_text: str, at: int) -> None:
+    def keep(self, index: int, at: int) -> None:
         """Record the previous render's fragment `index` as part of this one, its text unchanged and at `at` in
-        the new output (the page is made again around it: `sitegen.blockedits.Splice`; `previous_text`: the
-        previous output, decoded)."""
+        the new output (the page is made again around it: `sitegen.blockedits.Splice`)."""
         self._expected[len(self.recorded)] = at
-        self.recorded.append((index, previous_text[self._previous_spans[2 * index]:
-                                                   self._previous_spans[2 * index + 1]]))
+        self.recorded.append((index, self._previous_fragment_text(index)))
 
     def finish(self, output: str) -> tuple[tuple[Fragment | int, ...], array.array[int]]:
         """The fragments of this render (a reused one as its index among the previous render's: a worker process

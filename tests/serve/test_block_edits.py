@@ -147,21 +147,18 @@ def test_a_block_captured_by_a_set_keeps_the_page_whole(site: Callable[..., Coun
     assert "EDITED POST 0<main>" in dev.page("posts/p0/index.html")
 
 
-def test_a_block_called_in_a_loop_is_made_again_at_each_call(site: Callable[..., Counted]) -> None:
-    base = BASE.replace("<main>", "{% for n in range(2) %}{% block rep %}r{% endblock %}{% endfor %}<main>")
-    single = SINGLE + "{% block rep %}[{{ page.title }}]{% endblock %}"
+@pytest.mark.parametrize(("scoped", "shows", "spliced", "shown"),
+                         [("", "page.title", 3, "(Post 0](Post 0]"), (" scoped", "n", 0, "(0](1]")],
+                         ids=["made-again-at-each-call", "scoped-keeps-the-page-whole"])
+def test_a_block_called_in_a_loop(site: Callable[..., Counted], scoped: str, shows: str, spliced: int,
+                                  shown: str) -> None:
+    # A scoped block sees the loop's variable, which a fresh context does not have.
+    base = BASE.replace("<main>", f"{{% for n in range(2) %}}{{% block rep{scoped} %}}r{{% endblock %}}"
+                                  "{% endfor %}<main>")
+    single = SINGLE + f"{{% block rep{scoped} %}}[{{{{ {shows} }}}}]{{% endblock %}}"
     dev = site(layouts__base_html=base, layouts__single_html=single)
-    assert edit(dev, "layouts/single.html", single.replace("[{{", "({{")) == 3
-    assert "(Post 0](Post 0]<main>" in dev.page("posts/p0/index.html")
-
-
-def test_a_scoped_block_keeps_the_page_whole(site: Callable[..., Counted]) -> None:
-    base = BASE.replace("<main>", "{% for n in range(2) %}{% block rep scoped %}{{ n }}{% endblock %}{% endfor %}"
-                                  "<main>")
-    single = SINGLE + "{% block rep scoped %}<{{ n }}>{% endblock %}"
-    dev = site(layouts__base_html=base, layouts__single_html=single)
-    assert edit(dev, "layouts/single.html", single.replace("<{{ n }}>", "[{{ n }}]")) == 0
-    assert "[0][1]<main>" in dev.page("posts/p0/index.html")
+    assert edit(dev, "layouts/single.html", single.replace("[{{", "({{")) == spliced
+    assert f"{shown}<main>" in dev.page("posts/p0/index.html")
 
 
 def test_an_edited_template_the_block_includes_keeps_the_page_whole(site: Callable[..., Counted]) -> None:
