@@ -16,7 +16,8 @@ from sitegen.templates import BlockCalls, TrackingEnvironment
 from tests.conftest import MINIMAL_LAYOUTS
 from tests.serve.test_fragments import Dev
 
-BASE = ("<html><head><title>{% block title %}{{ page.title }}{% endblock %}</title>"
+BASE = ("<html><head><meta name=\"lang\" content=\"中文·ü\">"
+        "<title>{% block title %}{{ page.title }}{% endblock %}</title>"
         "{% include 'partials/head.html' %}{% block head %}<meta name=\"x\">{% endblock %}</head><body>"
         "{% block header %}<header>{{ site.title }}</header>{% endblock %}"
         "<main>{% block main %}{% endblock %}</main>{% block footer %}<footer>f</footer>{% endblock %}</body></html>\n")
@@ -86,17 +87,18 @@ def test_edits_one_after_another_keep_every_blocks_place(site: Callable[..., Cou
     # build, which it cannot if one edit recorded a block's place wrongly for the next.
     dev = site()
     single = SINGLE
-    for old, new in [("<p>inner</p>", "<p>a much longer inner text than before</p>"), ("<h1>", "<h1 class='x'>"),
-                     ("a much longer inner text than before", "i"), ("<h1 class='x'>", "<h2>")]:
+    # (Non-ASCII text before and in the blocks: places are in characters, the file is UTF-8.)
+    for old, new in [("<p>inner</p>", "<p>a much longer inner text, 更长的文字</p>"), ("<h1>", "<h1 class='x'>"),
+                     ("a much longer inner text, 更长的文字", "i"), ("<h1 class='x'>", "<h2>")]:
         single = single.replace(old, new)
         assert edit(dev, "layouts/single.html", single) == 3
     base = BASE
-    for old, new in [("<footer>f</footer>", "<footer>a longer footer</footer>"),
+    for old, new in [("<footer>f</footer>", "<footer>a longer footer ©</footer>"),
                      ("<meta name=\"x\">", ""), ("<header>", "<header class='h'>")]:
         base = base.replace(old, new)
         assert edit(dev, "layouts/base.html", base) == 3
     assert "<p>i</p>" in dev.page("posts/p2/index.html")
-    assert "<footer>a longer footer</footer>" in dev.page("posts/p2/index.html")
+    assert "<footer>a longer footer ©</footer>" in dev.page("posts/p2/index.html")
 
 
 def test_an_edit_outside_the_blocks_renders_the_page_whole(site: Callable[..., Counted]) -> None:
