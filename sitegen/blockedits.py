@@ -48,6 +48,7 @@ class TemplateFacts:
     bodies: dict[str, tuple[Any, ...]]
     """Each block's body, with the bodies of the blocks inside it left out."""
     scoped: frozenset[str]
+    """Its blocks that see the variables of the loop or `with` they are called in (`{% block x scoped %}`)."""
     assigned: frozenset[str]
     """Names its top level sets or imports (variables a block would find in the page's context)."""
     block_reads: frozenset[str]
@@ -179,7 +180,7 @@ def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateF
             assigned.update(n if isinstance(n, str) else n[1] for n in node.names)
         elif isinstance(node, nodes.Macro):
             assigned.add(node.name)
-    blocks = [b for b in tree.find_all(nodes.Block)]
+    blocks = list(tree.find_all(nodes.Block))
     block_reads: set[str] = set()
     for block in blocks:
         block_reads |= _reads(env, list(block.body))
@@ -196,16 +197,14 @@ _FACTS: dict[str, TemplateFacts | None] = {}
 
 
 def _facts(env: TrackingEnvironment, name: str, key: str, source: str | None) -> TemplateFacts | None:
-    found = _FACTS.get(key, MISSING)
-    if found is MISSING:
+    if key not in _FACTS:
         if len(_FACTS) > 2000:
             _FACTS.clear()
         try:
-            found = template_facts(env, name, source) if source is not None else None
+            _FACTS[key] = template_facts(env, name, source) if source is not None else None
         except jinja2.TemplateError:
-            found = None
-        _FACTS[key] = found
-    return found  # type: ignore[return-value]
+            _FACTS[key] = None
+    return _FACTS[key]
 
 
 Record = tuple[tuple[str, str], ...]
