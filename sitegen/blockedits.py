@@ -370,7 +370,7 @@ class Splice:
             while kept < count and spans[2 * kept + 1] <= end:  # inside it: its new render records its own
                 kept += 1
             calls.found, calls.depth = (), depth
-            text = calls.join(list(env.block_call(context, name)), offset=length)
+            text = calls.join(env.block_parts(context, name), offset=length)
             made.append(calls.found)
             pieces.append(text)
             length += len(text)

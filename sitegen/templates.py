@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import array
 import datetime as dt
-import itertools
 import os
 import traceback
 import types
@@ -129,10 +128,11 @@ class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
             self.outdent()
 
     def visit_Block(self, node: jinja2.nodes.Block, frame: jinja2.compiler.Frame) -> None:
-        """Jinja 3.1's own (sync) block call, through `environment.block_call` where the block's text goes
-        straight into the output (so that a render can say where each block's text is: `BlockCalls`); a call
-        whose text is captured (`{% set %}...`, a filter, a macro) or given a scoped context is noted as a call
-        whose text cannot be placed, then made as Jinja makes it."""
+        """Jinja 3.1's own (sync) block call, between the two texts of `environment.block_start` and `block_end`
+        where the block's text goes straight into the output (empty texts; while a render records where each
+        block's text is, `BlockCalls`, marks it finds); a call whose text is captured (`{% set %}...`, a filter, a
+        macro) or given a scoped context is noted as a call whose text cannot be placed, then made as Jinja makes
+        it."""
         placed = not node.scoped and frame.buffer is None and not self.environment.is_async
         if placed and not node.required:
             level = 0
@@ -143,7 +143,9 @@ class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
                     self.writeline("if parent_template is None:")
                     self.indent()
                     level += 1
-            self.writeline(f"yield from environment.block_call(context, {node.name!r})", node)
+            self.writeline(f"yield environment.block_start(context, {node.name!r})", node)
+            self.writeline(f"yield from context.blocks[{node.name!r}][0](context)")
+            self.writeline("yield environment.block_end(context)")
             self.outdent(level)
             return
         if not (frame.toplevel and self.has_known_extends):
@@ -222,19 +224,26 @@ class TrackingEnvironment(jinja2.Environment):
             raise jinja2.TemplateNotFound(name)
         return super()._load_template(name, globals)
 
-    def block_call(self, context: jinja2.runtime.Context, name: str) -> Iterator[str]:
-        """The text of a block (its most derived version, as Jinja calls it), with its place recorded when the
-        unit's `block_calls` are and the block is called with the page's own context."""
+    def block_start(self, context: jinja2.runtime.Context, name: str) -> str:
+        """What goes just before a block's text: a mark when the unit's `block_calls` are recorded and the block
+        is called with the page's own context, else nothing."""
         calls = self.block_calls
-        if calls is None or context is not calls.context:
-            return context.blocks[name][0](context)  # type: ignore[no-any-return]
-        return calls.marked(name, context)
+        return "" if calls is None or context is not calls.context else calls.start(name)
+
+    def block_end(self, context: jinja2.runtime.Context) -> str:
+        """What goes just after a block's text (see `block_start`)."""
+        calls = self.block_calls
+        return "" if calls is None or context is not calls.context else calls.end()
+
+    def block_parts(self, context: jinja2.runtime.Context, name: str) -> list[str]:
+        """The parts of a block's text (its most derived version, as Jinja calls it), between its marks."""
+        return [self.block_start(context, name), *context.blocks[name][0](context), self.block_end(context)]
 
     def block_unplaced(self, context: jinja2.runtime.Context, name: str) -> None:
         """Note a call of a page's block whose text does not go straight into the output."""
         calls = self.block_calls
         if calls is not None and context is calls.context:
-            calls.calls.append((name, None, None, calls.depth))
+            calls.unplaced(name)
 
     def render_include(self, template: jinja2.Template, context: jinja2.runtime.Context,
                        local_vars: dict[str, Any]) -> Iterator[str]:
@@ -259,42 +268,64 @@ class BlockCalls:
 
     def __init__(self) -> None:
         self.context: jinja2.runtime.Context | None = None
-        self.calls: list[tuple[str, _Mark | None, _Mark | None, int]] = []
+        self.calls: list[list[Any]] = []
+        """[name, start, end, depth] of each call since the last `join` (-1 until its marks are found)."""
         self.found: BlockPlaces = ()
         self.depth = 0
         """How many recorded calls the render is in."""
+        self._open: list[int] = []
+        """The recorded calls the render is in (their indexes in `calls`)."""
+        self._marks: list[tuple[_Mark, int, int]] = []
+        """(mark, index in `calls`, 1 for its start or 2 for its end) in the order they were made, which is their
+        order in the output."""
 
-    def marked(self, name: str, context: jinja2.runtime.Context) -> Iterator[str]:
-        """The block's text between two marks, its call recorded."""
-        start, end, depth = _Mark(), _Mark(), self.depth
-        self.calls.append((name, start, end, depth))
-        self.depth = depth + 1
-        try:
-            yield start
-            yield from context.blocks[name][0](context)
-            yield end
-        finally:
-            self.depth = depth
+    def start(self, name: str) -> str:
+        """Record a call of the block `name`: the mark to put before its text."""
+        mark = _Mark()
+        index = len(self.calls)
+        self.calls.append([name, -1, -1, self.depth])
+        self._marks.append((mark, index, 1))
+        self._open.append(index)
+        self.depth += 1
+        return mark
+
+    def end(self) -> str:
+        """The mark to put after the text of the call begun last and not ended."""
+        mark = _Mark()
+        index = self._open.pop()
+        self._marks.append((mark, index, 2))
+        self.depth = self.calls[index][3]
+        return mark
+
+    def unplaced(self, name: str) -> None:
+        """Record a call whose text does not go straight into the output."""
+        self.calls.append([name, -1, -1, self.depth])
 
     def join(self, parts: list[str], offset: int = 0) -> str:
         """The text of these parts (a render's, or a block's), the places of the calls recorded since the last
         join added to `found` (shifted by `offset`, where the text will be in the page)."""
-        text = "".join(parts)
         if not self.calls:
-            return text
-        ids = list(map(id, parts))
-        ends = list(itertools.accumulate(map(len, parts)))
-        found = list(self.found)
-        for name, start, end, depth in self.calls:
+            return "".join(parts)
+        # One pass over the parts, mark after mark (an empty text equals a mark: only the mark itself is taken).
+        pieces: list[str] = []
+        length = last = 0
+        for mark, index, side in self._marks:
             try:
-                first, last = ids.index(id(start)), ids.index(id(end))
-            except ValueError:  # unplaced (None), or its marks joined into a text of their own
-                found.append((name, -1, -1, depth))
+                at = parts.index(mark, last)
+                while parts[at] is not mark:
+                    at = parts.index(mark, at + 1)
+            except ValueError:  # joined into a text of its own (captured): its call stays unplaced
                 continue
-            found.append((name, offset + ends[first], offset + ends[last], depth))
-        self.calls = []
-        self.found = tuple(found)
-        return text
+            piece = "".join(parts[last:at])
+            pieces.append(piece)
+            length += len(piece)
+            self.calls[index][side] = offset + length
+            last = at + 1
+        pieces.append("".join(parts[last:]))
+        self.found = (*self.found, *((name, start, end, depth) if start >= 0 and end >= 0 else (name, -1, -1, depth)
+                                     for name, start, end, depth in self.calls))
+        self.calls, self._marks = [], []
+        return "".join(pieces)
 
 
 _CONTAINERS = frozenset({"list", "tuple", "dict", "Params"})
@@ -415,12 +446,10 @@ class Fragments:
             self._previous_text = self._previous_file.decode("utf-8")
         return self._previous_text
 
-    def _previous_fragment_text(self, index: int) -> str:
-        return self.previous_text()[self._previous_spans[2 * index]:self._previous_spans[2 * index + 1]]
-
     def _replay(self, index: int) -> Iterator[str]:
         fragment = self._previous_fragments[index]
-        text = self._previous_fragment_text(index)
+        text = (self._previous_text or self.previous_text())[self._previous_spans[2 * index]:
+                                                             self._previous_spans[2 * index + 1]]
         if self.env.loaded is not None:
             self.env.loaded.update(name for name, _ in fragment.templates)
         if self.reads.reads is not None:
@@ -457,7 +486,8 @@ class Fragments:
         """Record the previous render's fragment `index` as part of this one, its text unchanged and at `at` in
         the new output (the page is made again around it: `sitegen.blockedits.Splice`)."""
         self._expected[len(self.recorded)] = at
-        self.recorded.append((index, self._previous_fragment_text(index)))
+        self.recorded.append((index, self.previous_text()[self._previous_spans[2 * index]:
+                                                          self._previous_spans[2 * index + 1]]))
 
     def finish(self, output: str) -> tuple[tuple[Fragment | int, ...], array.array[int]]:
         """The fragments of this render (a reused one as its index among the previous render's: a worker process
