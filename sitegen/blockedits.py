@@ -423,15 +423,21 @@ def _subtree_ends(places: BlockPlaces) -> list[int]:
 
 def render_recorded(env: TrackingEnvironment, template: jinja2.Template, variables: dict[str, Any],
                     splice: Splice | None = None) -> str:
-    """Render a page with its blocks' places recorded in `env.block_calls`: with `splice`, by making again only
-    its edited blocks when that gives the same page (`Splice.redo`), else whole."""
+    """Render a page with its blocks' places recorded in `env.block_calls` (the dev server's idle recorder), or
+    with `splice` (a template edit) by making again only its edited blocks when that gives the same page
+    (`Splice.redo`: the new places are recorded in a new `env.block_calls`), else whole, recording none (a render
+    of the whole page is left as quick as before; the idle recorder records its places later)."""
+    if splice is not None:
+        plan = splice.redo(template.name) if template.name is not None else None
+        if plan is None:
+            return template.render(variables)
+        env.block_calls = BlockCalls()
     calls = env.block_calls
     assert calls is not None
     context = template.new_context(variables)
     calls.context = context
     try:
-        plan = splice.redo(template.name) if splice is not None and template.name is not None else None
-        if plan is not None and splice is not None:
+        if splice is not None and plan is not None:
             return splice.render(env, context, calls, *plan)
         return calls.join(list(template.root_render_func(context)))
     except Exception:  # noqa: BLE001 - as Template.render: the template's lines in the traceback

@@ -171,8 +171,9 @@ class OutputEntry:
     """Where the text of each call of its layouts' blocks is in the decoded file, recorded with `fragments`; None
     when not recorded."""
     recorded: bool = False
-    """Whether `fragments` were recorded (empty also when the file has no include): by its render, or afterwards
-    by `sitegen.render_pages.FragmentRecorder` (the dev server records them while idle, not in its full builds)."""
+    """Whether `fragments` and `blocks` were recorded (fragments may be empty: a file with no include): by its
+    render, or afterwards by `sitegen.render_pages.FragmentRecorder` (the dev server records them while idle, not
+    in its full builds; a quick rebuild records block places only where it made a page from its edited blocks)."""
 
 
 class Fragment(NamedTuple):
@@ -290,7 +291,7 @@ class BuildMemo:
         self.dirty = True
         self.rendered.append(unit)
         self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates, fragments, spans, blocks,
-                                         self.fragments)
+                                         self.fragments and blocks is not None)
         if self._readers is not None:
             for dep, _ in deps:
                 self._readers.setdefault(dep, set()).add(unit)

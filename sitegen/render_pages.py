@@ -442,9 +442,10 @@ def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit]
                   ) -> list[tuple[str, bytes, frozenset[str], frozenset[str],
                                   tuple[tuple[Fragment | int, ...], Sequence[int]], BlockPlaces | None]]:
     """(unit, bytes, pages whose content it read, templates it loaded or looked for, its included templates'
-    texts and its blocks' places when `reuse` is on) for each unit that renders; failures are left out, for the
-    caller to render again and report (errors stay where they are made, not pickled across processes). With
-    `edits`, a unit is made by rendering only its edited blocks when that gives the same page."""
+    texts when `reuse` is on, its blocks' places when it was made from its edited blocks) for each unit that
+    renders; failures are left out, for the caller to render again and report (errors stay where they are made,
+    not pickled across processes). With `edits`, a unit is made by rendering only its edited blocks when that
+    gives the same page."""
     out: list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[tuple[Fragment | int, ...], Sequence[int]],
                     BlockPlaces | None]] = []
     # Fragments share equal records here already: the results cross to the parent as one pickle, which then
@@ -460,7 +461,6 @@ def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit]
             env.fragments = Fragments(env, state, context_key, reuse.body_digest,
                                       previous.fragments if previous else (), previous.spans if previous else (),
                                       file, reuse.valid)
-            env.block_calls = BlockCalls()
             if edits is not None and previous is not None and previous.blocks is not None and file is not None:
                 splice = Splice(edits, previous)
         try:
@@ -508,7 +508,7 @@ def _as_it_is(text: str, splice: Splice | None = None) -> str:
 def render_one(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,
                splice: Splice | None = None, **extra: Any) -> str:
     """Render one page with its template; template problems become TemplateErrors naming the page. While the
-    unit's blocks are recorded (`env.block_calls`), through `render_recorded` (with `splice`, maybe by making
+    unit's blocks are recorded (`env.block_calls`), or with `splice`, through `render_recorded` (maybe by making
     only the blocks an edit changed again)."""
     page = state.tree.pages[view.source]
     label = f"content/{view.source}" if not view.source.startswith("_") else view.path
@@ -520,7 +520,7 @@ def render_one(env: jinja2.Environment, site: SiteView, view: PageView, state: S
         term = state.term_of(view.source)
         context["term"] = state.term_view(term) if term else None
     try:
-        if isinstance(env, TrackingEnvironment) and env.block_calls is not None:
+        if isinstance(env, TrackingEnvironment) and (env.block_calls is not None or splice is not None):
             return render_recorded(env, template, context, splice)
         return template.render(context)
     except TemplateError:

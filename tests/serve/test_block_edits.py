@@ -12,6 +12,7 @@ import jinja2
 import pytest
 
 from sitegen.blockedits import Splice, render_recorded, template_facts
+from sitegen.incremental import rebuild_edited_templates
 from sitegen.templates import BlockCalls, TrackingEnvironment
 from tests.conftest import MINIMAL_LAYOUTS
 from tests.serve.test_fragments import Dev
@@ -233,3 +234,19 @@ def test_template_facts_tell_the_skeleton_from_the_blocks() -> None:
     assert template_facts(env, "d.html", "{% include name %}").refs is None
     assert not template_facts(env, "e.html", "{% if a %}{% extends 'b.html' %}{% endif %}").plain
     assert not template_facts(env, "f.html", "{{ self.m() }}{% block m %}{% endblock %}").plain
+
+
+def test_a_page_rendered_whole_leaves_its_places_to_the_idle_recorder(site: Callable[..., Counted]) -> None:
+    # Recording places costs a whole render ~10%: only a page made from its blocks records them at once.
+    dev = site()
+    path = dev.site / "layouts/base.html"
+    path.write_text(BASE.replace("<main>", "<main class='m'>"), encoding="utf-8")
+    quick = rebuild_edited_templates(dev.result, {path}, dev.memo)
+    assert quick is not None
+    entry = dev.memo.outputs["posts/p0.md"]
+    assert entry.blocks is None and not entry.recorded and entry.fragments
+    dev.result = quick
+    dev.record()
+    entry = dev.memo.outputs["posts/p0.md"]
+    assert entry.recorded and entry.blocks and [name for name, *_ in entry.blocks][:2] == ["title", "head"]
+    assert edit(dev, "layouts/single.html", SINGLE.replace("<h1>", "<h1 class='after'>")) == 3
