@@ -207,6 +207,15 @@ def _facts(env: TrackingEnvironment, name: str, key: str, source: str | None) ->
     return _FACTS[key]
 
 
+def read_facts(env: TrackingEnvironment, names: Iterable[str]) -> None:
+    """Read the facts of these templates ahead of a template edit (the dev server, once idle: the first edit then
+    parses only the template it changed)."""
+    for name in names:
+        key = env.keys(name)
+        if key != MISSING:
+            _facts(env, name, key, env.keys.source(name))
+
+
 Record = tuple[tuple[str, str], ...]
 """(template name, key) of every template a unit's render loaded or looked for (`OutputEntry.templates`)."""
 

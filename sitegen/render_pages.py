@@ -14,7 +14,7 @@ from typing import Any
 
 import jinja2
 
-from sitegen.blockedits import BlockEdits, Splice, render_recorded
+from sitegen.blockedits import BlockEdits, Splice, read_facts, render_recorded
 from sitegen.config import SiteConfig
 from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
@@ -254,6 +254,12 @@ class FragmentRecorder:
         self._units: list[_Unit] = []
         self._records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
         self._contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    def read_facts(self) -> None:
+        """Once every unit is recorded: read the facts of the templates the units loaded, ahead of a template edit
+        (`sitegen.blockedits`; each version of a template is parsed once)."""
+        records = {id(entry.templates): entry.templates for entry in self.memo.outputs.values()}
+        read_facts(self.env, sorted({name for record in records.values() for name, _ in record}))
 
     @property
     def done(self) -> bool:
