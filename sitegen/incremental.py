@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 from typing import TypeVar
 
+from sitegen.blockedits import BlockEdits
 from sitegen.content.page import Page, page_warnings, parse_page
 from sitegen.content.sources import read_text
 from sitegen.content.talks import read_talk
@@ -157,7 +158,9 @@ def rebuild_edited_templates(previous: BuildResult, changed: set[Path], memo: Bu
     check_templates(state, how, {name: pages[0] + (f" and {len(set(pages)) - 1} more pages" if len(set(pages)) > 1
                                                    else "") for name, pages in users.items()}, memo, env)
     warnings = list(previous.warnings)
-    page_files = render_pages(state, how, warnings, memo, only=units, env=env) if units else {}
+    # A unit whose edited layouts changed only some of their blocks is made by rendering those blocks again.
+    edits = BlockEdits(basis.environment, env) if basis.environment is not None else None
+    page_files = render_pages(state, how, warnings, memo, only=units, env=env, edits=edits) if units else {}
     return _finish(previous, state, page_files, memo, sizes, warnings, started, frozenset(), env)
 
 

@@ -14,18 +14,20 @@ from typing import Any
 
 import jinja2
 
+from sitegen.blockedits import BlockEdits, ReadNames, Splice, read_facts, render_recorded
 from sitegen.config import SiteConfig
 from sitegen.content.page import Page
 from sitegen.content.urls import output_path_for
 from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
 from sitegen.i18n import Strings, Translator
 from sitegen.markdown import MarkdownRenderer
-from sitegen.memo import BuildMemo, Fragment, OutputEntry, digest, files_key
+from sitegen.memo import BlockPlaces, BuildMemo, Fragment, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
 from sitegen.parallel import fork_map, split_in_two, worker_count
 from sitegen.plan import SitePlan
 from sitegen.redirects import redirect_page
 from sitegen.templates import (
+    BlockCalls,
     Fragments,
     MemoBytecodeCache,
     MissingTemplate,
@@ -99,7 +101,8 @@ class PageRendering:
 
 
 def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic], memo: BuildMemo | None = None,
-                 only: set[str] | None = None, env: TrackingEnvironment | None = None) -> dict[str, bytes]:
+                 only: set[str] | None = None, env: TrackingEnvironment | None = None,
+                 edits: BlockEdits | None = None) -> dict[str, bytes]:
     """Render all pages to `{output path: bytes}`; every failing page is reported together.
 
     A page sitegen generated itself (taxonomy lists, 404, a section without `_index.md`) is skipped with a
@@ -111,6 +114,8 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     names it looked for), so a template edit renders again only the units that used that template.
     `env` (`page_environment` of the same rendering and memo) is rendered with when given: `compiled_templates`
     made ahead by a build, or the one the dev server keeps, its templates loaded, while no template changes.
+    With `edits` (a template edit under `sitegen serve`), a unit whose edited layouts changed only some blocks is
+    made by rendering those blocks again into its last text (`sitegen.blockedits`).
     """
     site_dir, themes, jobs = how.site_dir, how.themes, how.jobs
     memo = memo or BuildMemo()
@@ -123,7 +128,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     def previous(unit: str) -> OutputEntry | None:
         """The unit's last render, whose included templates' texts this one may reuse (`Fragments`)."""
         entry = memo.outputs.get(unit) if memo.fragments and only is not None else None
-        return entry if entry is not None and entry.key == key and entry.fragments else None
+        return entry if entry is not None and entry.key == key and (entry.fragments or entry.blocks) else None
 
     site = SiteView(state)
     files: dict[str, bytes] = {}
@@ -149,18 +154,23 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
     # Included templates' texts are recorded whenever the dev server renders (its first full build too, so that
     # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
-    reuse = _FragmentReuse(env, lambda s: body_digest(s) or "") if memo.fragments else None
+    reuse = _FragmentReuse(env, lambda s: body_digest(s) or "", ReadNames(env)) if memo.fragments else None
+    if edits is not None and reuse is not None:  # the templates' facts are read once, here, not in each worker
+        edits.prepare({id(item.previous.templates): item.previous.templates for item in pending
+                       if item.previous is not None and item.previous.blocks is not None}.values())
+    else:
+        edits = None
     # A quick rebuild (a template edit under `sitegen serve`) renders half of its units here and half in one copy
     # of this process (`split_in_two`), whose pages come back through shared memory about as large as all of them
     # were last time; a build uses a pool of workers.
-    task = functools.partial(_render_units, state, env, pending, reuse)
+    task = functools.partial(_render_units, state, env, pending, reuse, edits)
     if only is not None:
         shared = sum(len(body) for item in pending if (entry := memo.outputs.get(item.unit)) is not None
                      for body in entry.files.values())
         results = split_in_two(task, range(len(pending)), jobs, shared + (1 << 20))
     else:
         results = fork_map(task, range(len(pending)), jobs)
-    done = {unit: (body, reads, loaded, found) for unit, body, reads, loaded, found in results}
+    done = {unit: (body, reads, loaded, found, blocks) for unit, body, reads, loaded, found, blocks in results}
     errors: list[SitegenError] = []
     failed: set[str] = set()
     # One shared record per distinct set of templates (every post has the same): memory, and checks, once.
@@ -171,8 +181,9 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         if item.source in failed:
             continue
         found: tuple[tuple[Fragment | int, ...], Sequence[int]] = ((), ())
+        blocks: BlockPlaces | None = None
         if item.unit in done:
-            body, reads, loaded, found = done[item.unit]
+            body, reads, loaded, found, blocks = done[item.unit]
         else:  # it failed in a worker: render it here again, where its error is caught and reported
             state.reads, env.loaded = set(), set()
             try:
@@ -199,7 +210,8 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
             templates = by_loaded[loaded] = records.setdefault(templates, templates)
         was = item.previous.fragments if item.previous is not None else ()
         fragments = tuple(was[f] if isinstance(f, int) else _shared(f, records, contexts) for f in found[0])
-        memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates, fragments, found[1])
+        memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates, fragments, found[1],
+                          blocks)
         files[item.path] = body
     raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))
     return files
@@ -231,6 +243,7 @@ class FragmentRecorder:
     def __init__(self, state: SiteState, how: PageRendering, memo: BuildMemo) -> None:
         self.state, self.memo = state, memo
         self.env = page_environment(state, how, memo)
+        self.read_names = ReadNames(self.env)
         self.key = _units_key(state, how)
         self.site = SiteView(state)
         self.body_digest: Callable[[str], str] = lambda s: _body_digest(state, s) or ""
@@ -242,6 +255,12 @@ class FragmentRecorder:
         self._units: list[_Unit] = []
         self._records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
         self._contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    def read_facts(self) -> None:
+        """Once every unit is recorded: read the facts of the templates the units loaded, ahead of a template edit
+        (`sitegen.blockedits`; each version of a template is parsed once)."""
+        records = {id(entry.templates): entry.templates for entry in self.memo.outputs.values()}
+        read_facts(self.env, sorted({name for record in records.values() for name, _ in record}))
 
     @property
     def done(self) -> bool:
@@ -266,19 +285,23 @@ class FragmentRecorder:
             return
         state, env = self.state, self.env
         state.reads, env.loaded = set(), set()
-        env.fragments = Fragments(env, state, context_key, self.body_digest)  # nothing to reuse: all recorded
+        env.fragments = Fragments(env, state, context_key, self.body_digest,  # nothing to reuse: all recorded
+                                  read_names=self.read_names)
+        env.block_calls = BlockCalls()
+        blocks: BlockPlaces | None = None
         try:
             text = item.render()
             found, spans = env.fragments.finish(text)
+            blocks = env.block_calls.found
         except Exception:  # noqa: BLE001 - it rendered when it was stored: a template changed since
             found, spans, text = (), array.array("l"), None
         finally:
-            state.reads, env.loaded, env.fragments = None, None, None
+            state.reads, env.loaded, env.fragments, env.block_calls = None, None, None, None
         if text is None or text.encode("utf-8") != entry.files[item.path]:
-            found, spans = (), array.array("l")
+            found, spans, blocks = (), array.array("l"), None
         # (No previous render was given: every fragment is a new one, none an index.)
         fragments = tuple(_shared(f, self._records, self._contexts) for f in found if not isinstance(f, int))
-        self.memo.add_fragments(item.unit, entry, fragments, spans)
+        self.memo.add_fragments(item.unit, entry, fragments, spans, blocks)
 
 
 def _shared(fragment: Fragment, records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]],
@@ -300,6 +323,7 @@ class _FragmentReuse:
 
     env: TrackingEnvironment
     body_digest: Callable[[str], str]
+    read_names: ReadNames
 
     def valid(self, fragment: Fragment) -> bool:
         """Whether a recorded fragment's text is what rendering it now would give."""
@@ -416,41 +440,52 @@ class _Unit:
     unit: str
     """Its memo key: the page source, or `source#N` for page N of a list."""
     path: str
-    render: Callable[[], str]
+    render: Callable[..., str]
+    """Renders it (with `splice=`, maybe by making only its edited blocks again)."""
     previous: OutputEntry | None = None
     """Its last render, when included templates' texts may be reused from it."""
 
 
 def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit], reuse: _FragmentReuse | None,
-                  indexes: Sequence[int]
+                  edits: BlockEdits | None, indexes: Sequence[int]
                   ) -> list[tuple[str, bytes, frozenset[str], frozenset[str],
-                                  tuple[tuple[Fragment | int, ...], Sequence[int]]]]:
+                                  tuple[tuple[Fragment | int, ...], Sequence[int]], BlockPlaces | None]]:
     """(unit, bytes, pages whose content it read, templates it loaded or looked for, its included templates'
-    texts when `reuse` is on) for each unit that renders; failures are left out, for the caller to render
-    again and report (errors stay where they are made, not pickled across processes)."""
-    out: list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[tuple[Fragment | int, ...], Sequence[int]]]] = []
+    texts when `reuse` is on, its blocks' places when it was made from its edited blocks) for each unit that
+    renders; failures are left out, for the caller to render again and report (errors stay where they are made,
+    not pickled across processes). With `edits`, a unit is made by rendering only its edited blocks when that
+    gives the same page."""
+    out: list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[tuple[Fragment | int, ...], Sequence[int]],
+                    BlockPlaces | None]] = []
     # Fragments share equal records here already: the results cross to the parent as one pickle, which then
     # holds each distinct record once (the same partials of every post), not once per include.
     records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
     contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for item in (units[i] for i in indexes):
         state.reads, env.loaded = set(), set()
+        splice = None
         if reuse is not None:
             previous = item.previous
+            file = previous.files.get(item.path) if previous else None
             env.fragments = Fragments(env, state, context_key, reuse.body_digest,
                                       previous.fragments if previous else (), previous.spans if previous else (),
-                                      previous.files.get(item.path) if previous else None, reuse.valid)
+                                      file, reuse.valid, reuse.read_names)
+            if edits is not None and previous is not None and previous.blocks is not None and file is not None:
+                splice = Splice(edits, previous)
         try:
-            text = item.render()
+            text = item.render(splice=splice)
             found, spans = env.fragments.finish(text) if env.fragments is not None else ((), ())
             fragments: tuple[tuple[Fragment | int, ...], Sequence[int]] = (
                 tuple(f if isinstance(f, int) else _shared(f, records, contexts) for f in found), spans)
+            if splice is not None and splice.used:  # the text kept was made from these too
+                env.loaded.update(name for name, _ in splice.entry.templates)
+                state.reads.update(source for source, _ in splice.entry.deps)
             out.append((item.unit, text.encode("utf-8"), frozenset(state.reads), frozenset(env.loaded),
-                        fragments))
+                        fragments, env.block_calls.found if env.block_calls is not None else None))
         except Exception:  # noqa: BLE001, S112 - reported by the caller's second render
             continue
         finally:
-            state.reads, env.loaded, env.fragments = None, None, None
+            state.reads, env.loaded, env.fragments, env.block_calls = None, None, None, None
     return out
 
 
@@ -460,7 +495,8 @@ def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteS
     page 1 at the list's URL, page N at `page/N/`, and `page/1/` redirecting to page 1. With `only`, the
     pages of a list not named there are left out (a list of 10,000 posts has 1,000)."""
     if view.kind not in PAGINATED:
-        return [(view.source, output_path_for(view.path), lambda: render_one(env, site, view, state, **extra))]
+        return [(view.source, output_path_for(view.path), functools.partial(render_one, env, site, view, state,
+                                                                             **extra))]
     units: list[tuple[str, str, Callable[[], str]]] = []
     numbers = None if only is None else {int(n) for u in only if u.startswith(view.source + "#")
                                          and (n := u[len(view.source) + 1:]).isdigit()}
@@ -468,13 +504,21 @@ def _units(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteS
         units.append((f"{view.source}#{paginator.number}", output_path_for(paginator.path_of(paginator.number)),
                       functools.partial(render_one, env, site, view, state, paginator=paginator, **extra)))
     first = redirect_page(state.urls.url(view.path), view.permalink).decode()
-    units.append((f"{view.source}#redirect", output_path_for(f"{view.path}page/1/"), lambda: first))
+    units.append((f"{view.source}#redirect", output_path_for(f"{view.path}page/1/"),
+                  functools.partial(_as_it_is, first)))
     return units
 
 
+def _as_it_is(text: str, splice: Splice | None = None) -> str:
+    """A unit's text that no template makes (a list's `page/1/` redirect)."""
+    return text
+
+
 def render_one(env: jinja2.Environment, site: SiteView, view: PageView, state: SiteState,
-               **extra: Any) -> str:
-    """Render one page with its template; template problems become TemplateErrors naming the page."""
+               splice: Splice | None = None, **extra: Any) -> str:
+    """Render one page with its template; template problems become TemplateErrors naming the page. While the
+    unit's blocks are recorded (`env.block_calls`), or with `splice`, through `render_recorded` (maybe by making
+    only the blocks an edit changed again)."""
     page = state.tree.pages[view.source]
     label = f"content/{view.source}" if not view.source.startswith("_") else view.path
     template = select_template(env, template_candidates(page, view.section), label)
@@ -485,6 +529,8 @@ def render_one(env: jinja2.Environment, site: SiteView, view: PageView, state: S
         term = state.term_of(view.source)
         context["term"] = state.term_view(term) if term else None
     try:
+        if isinstance(env, TrackingEnvironment) and (env.block_calls is not None or splice is not None):
+            return render_recorded(env, template, context, splice)
         return template.render(context)
     except TemplateError:
         raise

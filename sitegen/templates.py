@@ -25,7 +25,7 @@ from sitegen.confine import ALLOW_HINT
 from sitegen.content.urls import UrlHelper
 from sitegen.errors import TemplateError
 from sitegen.i18n import Strings, Translator
-from sitegen.memo import MISSING, BuildMemo, Fragment, template_key
+from sitegen.memo import MISSING, BlockPlaces, BuildMemo, Fragment, template_key
 
 _ZH_MONTHS = "一二三四五六七八九十"
 
@@ -127,6 +127,31 @@ class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
         if node.ignore_missing:
             self.outdent()
 
+    def visit_Block(self, node: jinja2.nodes.Block, frame: jinja2.compiler.Frame) -> None:
+        """Jinja 3.1's own (sync) block call, between the two texts of `environment.block_start` and `block_end`
+        where the block's text goes straight into the output (empty texts; while a render records where each
+        block's text is, `BlockCalls`, marks it finds); a call whose text is captured (`{% set %}...`, a filter, a
+        macro) or given a scoped context is noted as a call whose text cannot be placed, then made as Jinja makes
+        it."""
+        placed = not node.scoped and frame.buffer is None and not self.environment.is_async
+        if placed and not node.required:
+            level = 0
+            if frame.toplevel:
+                if self.has_known_extends:
+                    return
+                if self.extends_so_far > 0:
+                    self.writeline("if parent_template is None:")
+                    self.indent()
+                    level += 1
+            self.writeline(f"yield environment.block_start(context, {node.name!r})", node)
+            self.writeline(f"yield from context.blocks[{node.name!r}][0](context)")
+            self.writeline("yield environment.block_end(context)")
+            self.outdent(level)
+            return
+        if not (frame.toplevel and self.has_known_extends):
+            self.writeline(f"environment.block_unplaced(context, {node.name!r})", node)
+        super().visit_Block(node, frame)
+
 
 _BUILTIN = types.BuiltinFunctionType
 """A function or bound method written in C (`dict.get` of a mapping, `str.split` of a text)."""
@@ -182,6 +207,8 @@ class TrackingEnvironment(jinja2.Environment):
         self.fragments: Fragments | None = None
         """While one output unit renders with fragment reuse on: its included templates' texts."""
         self.loaded: set[str] | None = None
+        self.block_calls: BlockCalls | None = None
+        """While one output unit renders with its blocks' places recorded: where each block's text is."""
         self.compiled = False
         """Whether every layout was compiled into it (`render_pages.compile_templates`), before workers fork."""
         self.keys = TemplateKeys(self)
@@ -197,6 +224,27 @@ class TrackingEnvironment(jinja2.Environment):
             raise jinja2.TemplateNotFound(name)
         return super()._load_template(name, globals)
 
+    def block_start(self, context: jinja2.runtime.Context, name: str) -> str:
+        """What goes just before a block's text: a mark when the unit's `block_calls` are recorded and the block
+        is called with the page's own context, else nothing."""
+        calls = self.block_calls
+        return "" if calls is None or context is not calls.context else calls.start(name)
+
+    def block_end(self, context: jinja2.runtime.Context) -> str:
+        """What goes just after a block's text (see `block_start`)."""
+        calls = self.block_calls
+        return "" if calls is None or context is not calls.context else calls.end()
+
+    def block_parts(self, context: jinja2.runtime.Context, name: str) -> list[str]:
+        """The parts of a block's text (its most derived version, as Jinja calls it), between its marks."""
+        return [self.block_start(context, name), *context.blocks[name][0](context), self.block_end(context)]
+
+    def block_unplaced(self, context: jinja2.runtime.Context, name: str) -> None:
+        """Note a call of a page's block whose text does not go straight into the output."""
+        calls = self.block_calls
+        if calls is not None and context is calls.context:
+            calls.unplaced(name)
+
     def render_include(self, template: jinja2.Template, context: jinja2.runtime.Context,
                        local_vars: dict[str, Any]) -> Iterator[str]:
         """The text of an included template, given the including template's variables (as Jinja renders it),
@@ -204,6 +252,80 @@ class TrackingEnvironment(jinja2.Environment):
         if self.fragments is None:
             return template.root_render_func(template.new_context(context.get_all(), True, local_vars))
         return self.fragments.include(template, context, local_vars)
+
+
+class _Mark(str):
+    """An empty text yielded just before and just after a recorded block's own: a render's parts are searched for
+    it by identity (each is a new object), and joined, it adds nothing to the page."""
+
+    __slots__ = ()
+
+
+class BlockCalls:
+    """The blocks called with one render's own context (`context`, set by the render) and where their texts are:
+    a later render of the unit after an edit inside some blocks only can make those blocks again and keep the
+    rest of the page's text (`sitegen.blockedits`)."""
+
+    def __init__(self) -> None:
+        self.context: jinja2.runtime.Context | None = None
+        self.calls: list[list[Any]] = []
+        """[name, start, end, depth] of each call since the last `join` (-1 until its marks are found)."""
+        self.found: BlockPlaces = ()
+        self.depth = 0
+        """How many recorded calls the render is in."""
+        self._open: list[int] = []
+        """The recorded calls the render is in (their indexes in `calls`)."""
+        self._marks: list[tuple[_Mark, int, int]] = []
+        """(mark, index in `calls`, 1 for its start or 2 for its end) in the order they were made, which is their
+        order in the output."""
+
+    def start(self, name: str) -> str:
+        """Record a call of the block `name`: the mark to put before its text."""
+        mark = _Mark()
+        index = len(self.calls)
+        self.calls.append([name, -1, -1, self.depth])
+        self._marks.append((mark, index, 1))
+        self._open.append(index)
+        self.depth += 1
+        return mark
+
+    def end(self) -> str:
+        """The mark to put after the text of the call begun last and not ended."""
+        mark = _Mark()
+        index = self._open.pop()
+        self._marks.append((mark, index, 2))
+        self.depth = self.calls[index][3]
+        return mark
+
+    def unplaced(self, name: str) -> None:
+        """Record a call whose text does not go straight into the output."""
+        self.calls.append([name, -1, -1, self.depth])
+
+    def join(self, parts: list[str], offset: int = 0) -> str:
+        """The text of these parts (a render's, or a block's), the places of the calls recorded since the last
+        join added to `found` (shifted by `offset`, where the text will be in the page)."""
+        if not self.calls:
+            return "".join(parts)
+        # One pass over the parts, mark after mark (an empty text equals a mark: only the mark itself is taken).
+        pieces: list[str] = []
+        length = last = 0
+        for mark, index, side in self._marks:
+            try:
+                at = parts.index(mark, last)
+                while parts[at] is not mark:
+                    at = parts.index(mark, at + 1)
+            except ValueError:  # joined into a text of its own (captured): its call stays unplaced
+                continue
+            piece = "".join(parts[last:at])
+            pieces.append(piece)
+            length += len(piece)
+            self.calls[index][side] = offset + length
+            last = at + 1
+        pieces.append("".join(parts[last:]))
+        self.found = (*self.found, *((name, start, end, depth) if start >= 0 and end >= 0 else (name, -1, -1, depth)
+                                     for name, start, end, depth in self.calls))
+        self.calls, self._marks = [], []
+        return "".join(pieces)
 
 
 _CONTAINERS = frozenset({"list", "tuple", "dict", "Params"})
@@ -229,7 +351,8 @@ class Fragments:
     def __init__(self, env: TrackingEnvironment, reads: Any, value_key: ValueKey,
                  body_digest: Callable[[str], str], previous: tuple[Fragment, ...] = (),
                  previous_spans: Sequence[int] = (), previous_file: bytes | None = None,
-                 reuse: Callable[[Fragment], bool] | None = None) -> None:
+                 reuse: Callable[[Fragment], bool] | None = None,
+                 read_names: Callable[[str], frozenset[str] | None] | None = None) -> None:
         self.env = env
         self.reads = reads
         """The object whose `reads` set names the pages whose content the render read (the site state)."""
@@ -246,16 +369,25 @@ class Fragments:
         self._previous_text: str | None = None
         self._reuse = reuse
         self.reused = 0
+        self.read_names: Callable[[str], frozenset[str] | None] | None = read_names
+        """The names a template (and what it includes) can read from its context, None when not known."""
+        self._expected: dict[int, int] = {}
+        """Where a kept fragment's text is in the output (by its number in `recorded`)."""
         self._parent_keys: dict[int, tuple[dict[str, Any], dict[str, Any], tuple[str, ...]]] = {}
         """By the identity of a context's `parent` (the render's variables, which Jinja never changes; one for
         every include of a template's top level): the keys of its variables that are not the environment's
         globals, and the names of those that hold lists or mappings (an include may change them: keyed anew)."""
 
-    def include_key(self, context: jinja2.runtime.Context, local_vars: dict[str, Any]) -> tuple[Any, ...] | None:
+    def include_key(self, context: jinja2.runtime.Context, local_vars: dict[str, Any], name: str | None = None
+                    ) -> tuple[Any, ...] | None:
         """`context_key` of what an include is given (the context's variables, its own over its parent's, and
         the local ones over them), with the keys of the parent's variables made once per parent: a page's ~15
-        includes share one, and most of its variables are the environment's globals."""
+        includes share one, and most of its variables are the environment's globals. A variable the including
+        template set (`{% set %}` at its top level) counts only if the included template `name` can read it
+        (`read_names`): an include inside a block then has the same key whether the block was made with the page
+        or alone (`sitegen.blockedits`)."""
         parent, env_globals, value_key = context.parent, self.env.globals, self.value_key
+        readable = self.read_names(name) if self.read_names is not None and name is not None else None
         known = self._parent_keys.get(id(parent))
         if known is None or known[0] is not parent:
             keys: dict[str, Any] = {}
@@ -268,13 +400,15 @@ class Fragments:
         for name in known[2]:
             keys[name] = value_key(parent[name])
         for over, local in ((context.vars, False), (local_vars, True)):
-            for name, value in over.items():
+            for var, value in over.items():
                 if local and value is missing:  # (a name the include does not give: the context's stands)
                     continue
-                if env_globals.get(name, missing) is value:
-                    keys.pop(name, None)
+                if not local and readable is not None and var not in readable and var != "page":
+                    continue  # (`page` is read by the `i18n`, `date` and `number` functions too)
+                if env_globals.get(var, missing) is value:
+                    keys.pop(var, None)
                 else:
-                    keys[name] = value_key(value)
+                    keys[var] = value_key(value)
         if None in keys.values():
             return None
         return tuple(sorted(keys.items()))
@@ -306,21 +440,26 @@ class Fragments:
                 ) -> Iterator[str]:
         """The included template's text: reused, recorded, or (nested in another, or not keyable) rendered."""
         name = template.name
-        key = self.include_key(context, local_vars) if self.depth == 0 and name is not None else None
+        key = self.include_key(context, local_vars, name) if self.depth == 0 and name is not None else None
         variables = context.get_all()
         if key is not None and name is not None:
             found = self._previous.get((name, key))
             if found is not None and self._reuse is not None and self._reuse(self._previous_fragments[found]):
                 return self._replay(found)
-            return self._record(template, name, variables, local_vars, key)
+            return self._record(template, name, context, local_vars, key)
         return template.root_render_func(template.new_context(variables, True, local_vars))
 
-    def _replay(self, index: int) -> Iterator[str]:
-        fragment = self._previous_fragments[index]
+    def previous_text(self) -> str:
+        """The unit's previous output, decoded (once; only given a previous file)."""
         if self._previous_text is None:
             assert self._previous_file is not None
             self._previous_text = self._previous_file.decode("utf-8")
-        text = self._previous_text[self._previous_spans[2 * index]:self._previous_spans[2 * index + 1]]
+        return self._previous_text
+
+    def _replay(self, index: int) -> Iterator[str]:
+        fragment = self._previous_fragments[index]
+        text = (self._previous_text or self.previous_text())[self._previous_spans[2 * index]:
+                                                             self._previous_spans[2 * index + 1]]
         if self.env.loaded is not None:
             self.env.loaded.update(name for name, _ in fragment.templates)
         if self.reads.reads is not None:
@@ -329,9 +468,9 @@ class Fragments:
         self.recorded.append((index, text))
         yield text
 
-    def _record(self, template: jinja2.Template, name: str, variables: dict[str, Any], local_vars: dict[str, Any],
-                key: tuple[Any, ...]) -> Iterator[str]:
-        context = template.new_context(variables, True, local_vars)
+    def _record(self, template: jinja2.Template, name: str, including: jinja2.runtime.Context,
+                local_vars: dict[str, Any], key: tuple[Any, ...]) -> Iterator[str]:
+        context = template.new_context(including.get_all(), True, local_vars)
         outer_loaded, outer_reads = self.env.loaded, self.reads.reads
         loaded: set[str] = {name}
         reads: set[str] = set()
@@ -347,11 +486,18 @@ class Fragments:
             if outer_reads is not None:
                 outer_reads.update(reads)
         # Kept only when it did not change the lists and mappings it was given (a list it appended to).
-        if not any(k[0] in _CONTAINERS for _, k in key) or self.context_key(variables, local_vars) == key:
+        if not any(k[0] in _CONTAINERS for _, k in key) or self.include_key(including, local_vars, name) == key:
             self.recorded.append((Fragment(
                 name, key, tuple((n, self.env.keys(n)) for n in sorted(loaded)),
                 tuple((s, self.body_digest(s)) for s in sorted(reads))), text))
         yield text
+
+    def keep(self, index: int, at: int) -> None:
+        """Record the previous render's fragment `index` as part of this one, its text unchanged and at `at` in
+        the new output (the page is made again around it: `sitegen.blockedits.Splice`)."""
+        self._expected[len(self.recorded)] = at
+        self.recorded.append((index, self.previous_text()[self._previous_spans[2 * index]:
+                                                          self._previous_spans[2 * index + 1]]))
 
     def finish(self, output: str) -> tuple[tuple[Fragment | int, ...], array.array[int]]:
         """The fragments of this render (a reused one as its index among the previous render's: a worker process
@@ -361,8 +507,11 @@ class Fragments:
         found: list[Fragment | int] = []
         spans = array.array("l")
         at = 0
-        for fragment, text in self.recorded:
-            start = output.find(text, at)
+        expected = self._expected
+        for number, (fragment, text) in enumerate(self.recorded):
+            start = expected.get(number, -1)
+            if start < at or not output.startswith(text, start):
+                start = output.find(text, at)
             if start < 0:
                 start = output.find(text)
                 if start < 0:
@@ -382,6 +531,8 @@ class TemplateKeys:
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
         self.keys: dict[str, str] = {}
+        self.sources: dict[str, tuple[str | None, str]] = {}
+        """(file, text) of each name found, as its key was taken (`sitegen.blockedits` compares two versions)."""
         self._checked: dict[int, tuple[tuple[tuple[str, str], ...], bool]] = {}
 
     def unchanged(self, recorded: tuple[tuple[str, str], ...]) -> bool:
@@ -408,7 +559,14 @@ class TemplateKeys:
             return template_key(None, None)
         except TemplateError as exc:  # unreadable, or a link out of the site: never reused, the render reports it
             return template_key(None, exc.format())
+        self.sources[name] = (filename, source)
         return template_key(filename, source)
+
+    def source(self, name: str) -> str | None:
+        """The text `name` resolved to when its key was taken (None: no such template)."""
+        self(name)
+        found = self.sources.get(name)
+        return found[1] if found is not None else None
 
     def names(self) -> frozenset[str]:
         """Every template name that exists now (site, theme and `theme/` names)."""

@@ -319,6 +319,7 @@ class ServeSession:
                     return False
                 recorder = self._recorder = FragmentRecorder(result.state, result.basis.rendering, self.memo)
             if recorder.done:
+                recorder.read_facts()
                 self.recorded, self._recorder = result, None
                 return False
             recorder.record_one()

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+import sitegen.blockedits as blockedits
 import sitegen.serve.session as session_module
 from sitegen.build import BuildOptions, build_site
 from sitegen.cache import save_memo
-from sitegen.memo import BuildMemo
+from sitegen.memo import BuildMemo, template_key
 from sitegen.serve.session import ServeSession
 from sitegen.views import SiteView
 from tests.serve.conftest import Running
@@ -198,3 +199,13 @@ def test_the_lexers_of_the_sites_code_are_imported_under_the_build_lock_one_lang
     while len(calls) < 2 and time.monotonic() < deadline:
         time.sleep(0.02)
     assert calls == [(["python"], True), (["rust"], True)]
+
+
+def test_once_idle_the_server_has_read_its_layouts_facts_for_a_template_edit(serve: Serve) -> None:
+    # So that the first layout edit parses only the layout it changed (sitegen.blockedits).
+    blockedits._FACTS.clear()
+    run = serve(SITE)
+    assert run.session.wait_for_fragments()
+    for name in ("base.html", "single.html"):
+        path = run.session.options.source / "layouts" / name
+        assert template_key(str(path), path.read_text(encoding="utf-8")) in blockedits._FACTS

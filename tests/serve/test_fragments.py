@@ -53,11 +53,15 @@ class Dev:
         """Those of the last quick rebuild."""
         self.result = build_site(self.options, self.memo)
         prepare_quick_rebuilds(self.result, self.memo)
+        self.record()
+        self.memo.fragments = True  # as the server's quick rebuilds record and reuse them
+
+    def record(self) -> None:
+        """Record what the last build's units have not (as the server's background worker does while idle)."""
         assert self.result.state is not None and self.result.basis is not None
         recorder = FragmentRecorder(self.result.state, self.result.basis.rendering, self.memo)
         while not recorder.done:
             recorder.record_one()
-        self.memo.fragments = True  # as the server's quick rebuilds record and reuse them
 
     def edit(self, rel: str, text: str) -> BuildResult:
         """Write a file and rebuild it the dev server's quick way; the result must equal a clean build."""
@@ -69,8 +73,9 @@ class Dev:
         self.quick_lookups = list(self.lookups)
         self.result = quick
         clean = build_site(self.options, BuildMemo()).files
-        self.lookups.clear()
         assert {k for k in clean.keys() | quick.files.keys() if clean.get(k) != quick.files.get(k)} == set()
+        self.record()
+        self.lookups.clear()
         return quick
 
     def page(self, path: str) -> str:

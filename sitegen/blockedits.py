@@ -1,0 +1,485 @@
+"""Template edits inside blocks: a page is made again by rendering only the blocks whose text can have changed.
+
+When every template a page loaded that was edited is in the page's chain of layouts (the layout it was rendered
+with, the one that extends, and so on) and the edit changed only the bodies of some blocks, everything of the
+page's text outside those blocks' calls is what it was: the same template code ran on the same variables. A
+quick rebuild (`sitegen.incremental.rebuild_edited_templates`) then renders those calls again, with the page's
+variables and the chain's blocks, and puts their texts where the old ones were (their places were recorded by
+the last render: `sitegen.templates.BlockCalls`). It is exactly the page a full render gives when
+
+- the chain is plain: each layout extends one named layout at its top level, with no block called before that,
+  and none uses `self` (a block's text used elsewhere) or changes the autoescaping around a block;
+- each edited layout's code outside its blocks is unchanged (its blocks kept their names, places and kinds);
+- no edited block is scoped (it would see a loop's variables), and every call of one was placed;
+- nothing the blocks read (and the templates they include, imported with the context) is set at a layout's top
+  level (a `{% set %}` or an import that a fresh context does not have);
+- no edited layout is also included, imported or extended (other than by the chain) by a template the page
+  loaded.
+
+Otherwise the page is rendered whole, as before (with its unchanged includes reused: `sitegen.templates.Fragments`).
+Tests compare both with clean builds byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+import jinja2.compiler
+import jinja2.meta
+import jinja2.nodes as nodes
+
+from sitegen.memo import MISSING, BlockPlaces, OutputEntry, template_key
+from sitegen.templates import BlockCalls, TrackingEnvironment
+
+
+@dataclass(frozen=True)
+class TemplateFacts:
+    """What an edit of one template's text can change, read from its syntax tree."""
+
+    extends: str | None
+    """The layout it extends (one named layout, at its top level), or None."""
+    plain: bool
+    """It extends nothing or one named layout at its top level, uses no `self` and changes no autoescaping."""
+    skeleton: tuple[Any, ...]
+    """Its syntax tree with each block's body left out: equal skeletons run the same code outside blocks."""
+    bodies: dict[str, tuple[Any, ...]]
+    """Each block's body, with the bodies of the blocks inside it left out."""
+    scoped: frozenset[str]
+    """Its blocks that see the variables of the loop or `with` they are called in (`{% block x scoped %}`)."""
+    assigned: frozenset[str]
+    """Names its top level sets or imports (variables a block would find in the page's context)."""
+    block_reads: frozenset[str]
+    """Names its blocks read from the context."""
+    block_refs: frozenset[str] | None
+    """Templates its blocks include or import with the context (None: one named by an expression)."""
+    reads: frozenset[str]
+    """Names it reads from the context, as an included template."""
+    refs: frozenset[str] | None
+    """Every template it includes or imports (None: one named by an expression)."""
+    parents: frozenset[str]
+    """The templates its `{% extends %}` tags name (an included template's chain renders with its context)."""
+
+
+class _Reads(jinja2.meta.TrackingCodeGenerator):
+    """Jinja's tracking code generator, counting the environment's globals too (a top-level `{% set url %}`
+    would hide the global from a block)."""
+
+    def enter_frame(self, frame: jinja2.compiler.Frame) -> None:
+        """Every name a frame resolves from the context."""
+        jinja2.compiler.CodeGenerator.enter_frame(self, frame)
+        for action, param in frame.symbols.loads.values():
+            if action == "resolve":
+                self.undeclared_identifiers.add(param)
+
+
+def _reads(env: jinja2.Environment, body: list[nodes.Node]) -> frozenset[str]:
+    """The names these statements (a template's, or a block's body) read from the context."""
+    template = nodes.Template(body, lineno=1)
+    template.set_environment(env)
+    tracker = _Reads(env)
+    try:
+        tracker.visit(template)
+    except jinja2.TemplateError:
+        return frozenset({"\x00unknown"})  # no name is set so: nothing can be reused
+    return frozenset(tracker.undeclared_identifiers)
+
+
+def _dump(value: Any, bodies: dict[str, tuple[Any, ...]], scoped: set[str]) -> Any:
+    """A comparable copy of a syntax tree (line numbers left out), a block as its name and kind, its body in
+    `bodies`."""
+    if isinstance(value, nodes.Block):
+        bodies[value.name] = tuple(_dump(n, bodies, scoped) for n in value.body)
+        if value.scoped:
+            scoped.add(value.name)
+        return ("Block", value.name, value.scoped, value.required)
+    if isinstance(value, nodes.Node):
+        return (type(value).__name__, *(_dump(v, bodies, scoped) for _, v in value.iter_fields()))
+    if isinstance(value, list | tuple):
+        return tuple(_dump(v, bodies, scoped) for v in value)
+    return value
+
+
+def _outside_blocks(node: nodes.Node) -> Iterable[nodes.Node]:
+    """Every node of a tree that is not inside a block's body."""
+    for child in node.iter_child_nodes():
+        yield child
+        if not isinstance(child, nodes.Block):
+            yield from _outside_blocks(child)
+
+
+def _names(template: Any) -> frozenset[str] | None:
+    """The templates a reference names (None: an expression)."""
+    if isinstance(template, nodes.Const):
+        value = template.value
+        if isinstance(value, str):
+            return frozenset({value})
+        if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+            return frozenset(value)
+    if isinstance(template, nodes.Tuple | nodes.List):
+        found: set[str] = set()
+        for item in template.items:
+            names = _names(item)
+            if names is None:
+                return None
+            found |= names
+        return frozenset(found)
+    return None
+
+
+def _refs(found: Iterable[nodes.Node], with_context_only: bool) -> frozenset[str] | None:
+    """The templates these nodes include or import (None: one named by an expression, or an `{% extends %}` by
+    one)."""
+    refs: set[str] = set()
+    for node in found:
+        if isinstance(node, nodes.Extends) and _names(node.template) is None:
+            return None
+        if isinstance(node, nodes.Include | nodes.Import | nodes.FromImport):
+            if with_context_only and not node.with_context:
+                continue
+            names = _names(node.template)
+            if names is None:
+                return None
+            refs |= names
+    return frozenset(refs)
+
+
+def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateFacts:
+    """The facts of one template's text (raises jinja2.TemplateSyntaxError)."""
+    tree = env.parse(source, name)
+    bodies: dict[str, tuple[Any, ...]] = {}
+    scoped: set[str] = set()
+    skeleton = _dump(tree, bodies, scoped)
+    extends_nodes = list(tree.find_all(nodes.Extends))
+    extends: str | None = None
+    plain = True
+    if extends_nodes:
+        first = extends_nodes[0]
+        at = next((i for i, n in enumerate(tree.body) if n is first), -1)
+        # No block is called before it: such a call sees only the blocks loaded so far (no parent's, for `super`).
+        plain = len(extends_nodes) == 1 and at >= 0 and isinstance(first.template, nodes.Const) \
+            and isinstance(first.template.value, str) \
+            and not any(isinstance(n, nodes.Block) or n.find(nodes.Block) is not None for n in tree.body[:at])
+        extends = first.template.value if plain else None  # type: ignore[attr-defined]
+    if any(n.name == "self" for n in tree.find_all(nodes.Name)) \
+            or any(True for _ in tree.find_all((nodes.EvalContextModifier, nodes.ScopedEvalContextModifier))):
+        plain = False
+    assigned: set[str] = set()
+    for node in _outside_blocks(tree):
+        if isinstance(node, nodes.Assign | nodes.AssignBlock | nodes.For | nodes.With):
+            targets = node.targets if isinstance(node, nodes.With) else [node.target]
+            for target in targets:
+                assigned.update(n.name for n in target.find_all(nodes.Name))
+                if isinstance(target, nodes.Name):
+                    assigned.add(target.name)
+        elif isinstance(node, nodes.Import):
+            assigned.add(node.target)
+        elif isinstance(node, nodes.FromImport):
+            assigned.update(n if isinstance(n, str) else n[1] for n in node.names)
+        elif isinstance(node, nodes.Macro):
+            assigned.add(node.name)
+    blocks = list(tree.find_all(nodes.Block))
+    block_reads: set[str] = set()
+    for block in blocks:
+        block_reads |= _reads(env, list(block.body))
+    block_refs = _refs((n for b in blocks for n in b.find_all(nodes.Stmt)), with_context_only=True)
+    return TemplateFacts(
+        extends=extends, plain=plain, skeleton=skeleton, bodies=bodies, scoped=frozenset(scoped),
+        assigned=frozenset(assigned), block_reads=frozenset(block_reads), block_refs=block_refs,
+        reads=_reads(env, tree.body), refs=_refs(tree.find_all(nodes.Stmt), with_context_only=False),
+        parents=frozenset(name for n in extends_nodes for name in (_names(n.template) or ())))
+
+
+_FACTS: dict[str, TemplateFacts | None] = {}
+"""Facts by `template_key` (the file and its text): a dev server parses each version of a template once."""
+
+
+def _facts(env: TrackingEnvironment, name: str, key: str, source: str | None) -> TemplateFacts | None:
+    if key not in _FACTS:
+        if len(_FACTS) > 2000:
+            _FACTS.clear()
+        try:
+            _FACTS[key] = template_facts(env, name, source) if source is not None else None
+        except jinja2.TemplateError:
+            _FACTS[key] = None
+    return _FACTS[key]
+
+
+def read_facts(env: TrackingEnvironment, names: Iterable[str]) -> None:
+    """Read the facts of these templates ahead of a template edit (the dev server, once idle: the first edit then
+    parses only the template it changed)."""
+    for name in names:
+        key = env.keys(name)
+        if key != MISSING:
+            _facts(env, name, key, env.keys.source(name))
+
+
+class ReadNames:
+    """The names an included template can read from the context it is given: its own, and those of every template
+    it includes or imports, as far as the syntax says (None when a name is computed, or a template unknown). One per
+    environment: what a name resolves to is fixed while it renders."""
+
+    def __init__(self, env: TrackingEnvironment) -> None:
+        self.env = env
+        self._known: dict[str, frozenset[str] | None] = {}
+
+    def __call__(self, name: str) -> frozenset[str] | None:
+        """The names `name` can read, or None."""
+        if name not in self._known:
+            self._known[name] = self._read(name)
+        return self._known[name]
+
+    def _read(self, name: str) -> frozenset[str] | None:
+        reads: set[str] = set()
+        todo, seen = [name], set()
+        while todo:
+            current = todo.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            key = self.env.keys(current)
+            found = _facts(self.env, current, key, self.env.keys.source(current)) if key != MISSING else None
+            if found is None or found.refs is None:
+                return None
+            reads |= found.reads
+            todo.extend(found.refs | found.parents)
+        return frozenset(reads)
+
+
+Record = tuple[tuple[str, str], ...]
+"""(template name, key) of every template a unit's render loaded or looked for (`OutputEntry.templates`)."""
+
+
+@dataclass
+class BlockEdits:
+    """What an edit of templates changed, for each page's chain of layouts: `old` is the environment the pages
+    were last rendered with (its keys hold the texts they read), `new` the one they are rendered with now."""
+
+    old: TrackingEnvironment
+    new: TrackingEnvironment
+    _plans: dict[tuple[str, int], tuple[Record, tuple[frozenset[str], tuple[str, ...]] | None]] = field(
+        default_factory=dict)
+
+    def prepare(self, records: Iterable[Record]) -> None:
+        """Read the facts of every template in these records (before workers fork: each reads them once)."""
+        for record in records:
+            for name, was in record:
+                if was != MISSING:
+                    self._new(name)
+                    if self.new.keys(name) != was:
+                        self._old(name, was)
+
+    def _new(self, name: str) -> TemplateFacts | None:
+        key = self.new.keys(name)
+        return None if key == MISSING else _facts(self.new, name, key, self.new.keys.source(name))
+
+    def _old(self, name: str, was: str) -> TemplateFacts | None:
+        found = self.old.keys.sources.get(name)
+        if found is None or template_key(*found) != was:
+            return None
+        return _facts(self.old, name, was, found[1])
+
+    def plan(self, leaf: str, record: Record) -> tuple[frozenset[str], tuple[str, ...]] | None:
+        """(the blocks whose text may have changed, the chain of layouts from `leaf` up) for a page rendered with
+        the layout `leaf` that loaded `record`; None when the page must be rendered whole."""
+        key = (leaf, id(record))
+        known = self._plans.get(key)
+        if known is None or known[0] is not record:
+            known = self._plans[key] = (record, self._plan(leaf, record))
+        return known[1]
+
+    def _plan(self, leaf: str, record: Record) -> tuple[frozenset[str], tuple[str, ...]] | None:
+        chain: list[str] = []
+        facts: list[TemplateFacts] = []
+        name: str | None = leaf
+        while name is not None:
+            found = self._new(name)
+            if found is None or not found.plain or name in chain or len(chain) > 32:
+                return None
+            chain.append(name)
+            facts.append(found)
+            name = found.extends
+        edited: set[str] = set()
+        for name, was in record:
+            if self.new.keys(name) == was:
+                continue
+            if name not in chain:
+                return None
+            old, new = self._old(name, was), self._new(name)
+            if old is None or new is None or not old.plain or old.skeleton != new.skeleton:
+                return None
+            edited |= {b for b in old.bodies.keys() | new.bodies.keys() if old.bodies.get(b) != new.bodies.get(b)}
+        if any(edited & f.scoped for f in facts):
+            return None
+        # No edited layout is included or imported by a template of the page (its text there would change).
+        changed = {name for name, was in record if self.new.keys(name) != was}
+        for name, was in record:
+            found = self._new(name) if was != MISSING else None
+            if found is None:
+                if was != MISSING:
+                    return None
+                continue
+            # (A layout of the chain extends the next one; any other extending, like any include, renders it.)
+            if found.refs is None or found.refs & changed or (name not in chain and found.parents & changed):
+                return None
+        assigned = frozenset().union(*(f.assigned for f in facts))
+        if assigned and self._block_reads(facts) & assigned:
+            return None
+        return frozenset(edited), tuple(chain)
+
+    def _block_reads(self, facts: list[TemplateFacts]) -> frozenset[str]:
+        """The names the chain's blocks, and the templates they include with the context, read from it."""
+        reads: set[str] = set()
+        todo: list[str] = []
+        for found in facts:
+            reads |= found.block_reads
+            if found.block_refs is None:
+                return frozenset({"\x00unknown"})
+            todo.extend(found.block_refs)
+        seen: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            included = self._new(name)
+            if included is None or included.refs is None:
+                return frozenset({"\x00unknown"})
+            reads |= included.reads
+            todo.extend(included.refs | included.parents)
+        return frozenset(reads)
+
+
+class Splice:
+    """One unit's previous render, to be made again by rendering only its edited blocks (`render_recorded`)."""
+
+    def __init__(self, edits: BlockEdits, entry: OutputEntry) -> None:
+        self.edits = edits
+        self.entry = entry
+        self.used = False
+        """Whether the unit was made this way (its templates and reads are then the last render's too)."""
+
+    def redo(self, leaf: str) -> tuple[list[int], tuple[str, ...]] | None:
+        """(the indexes in `entry.blocks` of the outermost calls to make again, the chain of layouts), or None."""
+        places = self.entry.blocks
+        if places is None:
+            return None
+        plan = self.edits.plan(leaf, self.entry.templates)
+        if plan is None:
+            return None
+        edited, chain = plan
+        redo: list[int] = []
+        inside = -1  # the depth of the call being made again, while in it
+        for index, (name, start, _, depth) in enumerate(places):
+            if inside >= 0 and depth > inside:
+                continue
+            inside = -1
+            if name in edited:
+                if start < 0:
+                    return None
+                redo.append(index)
+                inside = depth
+        return redo, chain
+
+    def render(self, env: TrackingEnvironment, context: jinja2.runtime.Context, calls: BlockCalls,
+               redo: list[int], chain: tuple[str, ...]) -> str:
+        """The page with the calls `redo` made again, the rest of the text kept (with the included templates'
+        texts in it, for `Fragments.finish`); `calls.found` becomes the places of every block in the new text."""
+        for name in chain[1:]:  # as `{% extends %}` gives the context the blocks of each layout up the chain
+            parent = env.get_template(name)
+            for block, render in parent.blocks.items():
+                context.blocks.setdefault(block, []).append(render)
+        places, fragments = self.entry.blocks, env.fragments
+        assert places is not None and fragments is not None  # (a splice is made only where fragments are recorded)
+        old = fragments.previous_text()
+        spans = self.entry.spans
+        count = len(spans) // 2
+        kept = 0  # the previous fragments before this one are dealt with
+        pieces: list[str] = []
+        at = length = 0
+        made: list[BlockPlaces] = []
+        deltas: list[int] = []
+        for index in redo:
+            name, start, end, depth = places[index]
+            pieces.append(old[at:start])
+            length += start - at
+            while kept < count and spans[2 * kept + 1] <= start:  # before the call: kept as it is
+                fragments.keep(kept, spans[2 * kept] + length - start)
+                kept += 1
+            while kept < count and spans[2 * kept + 1] <= end:  # inside it: its new render records its own
+                kept += 1
+            calls.found, calls.depth = (), depth
+            text = calls.join(env.block_parts(context, name), offset=length)
+            made.append(calls.found)
+            pieces.append(text)
+            length += len(text)
+            deltas.append(len(text) - (end - start))
+            at = end
+        pieces.append(old[at:])
+        for index in range(kept, count):
+            fragments.keep(index, spans[2 * index] + length - at)
+        calls.found = _spliced(places, redo, made, deltas)
+        self.used = True
+        return "".join(pieces)
+
+
+def _spliced(places: BlockPlaces, redo: list[int], made: list[BlockPlaces], deltas: list[int]) -> BlockPlaces:
+    """The places of every block call after the calls `redo` were made again (`made`: the places of each one's
+    calls in the new text, its own first; `deltas`: how much longer each one's text is)."""
+    ends = _subtree_ends(places)
+    shift = [0] * (len(places) + 1)  # shift[i]: how far the calls made again before index i moved the text
+    roots = dict(zip(redo, range(len(redo)), strict=True))
+    total = 0
+    for i in range(len(places)):
+        shift[i] = total
+        if i in roots:
+            total += deltas[roots[i]]
+    shift[len(places)] = total
+    out: list[tuple[str, int, int, int]] = []
+    i = 0
+    while i < len(places):
+        if i in roots:
+            out.extend(made[roots[i]])
+            i = ends[i]
+            continue
+        name, start, end, depth = places[i]
+        out.append((name, start, end, depth) if start < 0 else
+                   (name, start + shift[i], end + shift[ends[i]], depth))
+        i += 1
+    return tuple(out)
+
+
+def _subtree_ends(places: BlockPlaces) -> list[int]:
+    """For each call, the index after the calls made inside it (places are in the order calls began)."""
+    ends = [len(places)] * len(places)
+    open_: list[int] = []
+    for i, (_, _, _, depth) in enumerate(places):
+        while open_ and places[open_[-1]][3] >= depth:
+            ends[open_.pop()] = i
+        open_.append(i)
+    return ends
+
+
+def render_recorded(env: TrackingEnvironment, template: jinja2.Template, variables: dict[str, Any],
+                    splice: Splice | None = None) -> str:
+    """Render a page with its blocks' places recorded in `env.block_calls` (the dev server's idle recorder), or
+    with `splice` (a template edit) by making again only its edited blocks when that gives the same page
+    (`Splice.redo`: the new places are recorded in a new `env.block_calls`), else whole, recording none (a render
+    of the whole page is left as quick as before; the idle recorder records its places later)."""
+    if splice is not None:
+        plan = splice.redo(template.name) if template.name is not None else None
+        if plan is None:
+            return template.render(variables)
+        env.block_calls = BlockCalls()
+    calls = env.block_calls
+    assert calls is not None
+    context = template.new_context(variables)
+    calls.context = context
+    try:
+        if splice is not None and plan is not None:
+            return splice.render(env, context, calls, *plan)
+        return calls.join(list(template.root_render_func(context)))
+    except Exception:  # noqa: BLE001 - as Template.render: the template's lines in the traceback
+        env.handle_exception()
