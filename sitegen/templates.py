@@ -416,7 +416,8 @@ class Fragments:
     def context_key(self, variables: dict[str, Any], local_vars: dict[str, Any]) -> tuple[Any, ...] | None:
         """The variables an included template is given (the including template's, and its local ones over
         them, as `Template.new_context` merges them), as a key (the environment's globals left out: the same
-        for every render of a build); None when one cannot be keyed."""
+        for every render of a build); None when one cannot be keyed. The definition `include_key` computes
+        quicker (without `read_names`); a test compares the two. No render uses it."""
         found = []
         env_globals, value_key = self.env.globals, self.value_key
         for name, value in variables.items():
