@@ -159,14 +159,16 @@ class _TopFilter(watchfiles.DefaultFilter):
 
 
 def watch_in_thread(paths: list[Path] | Callable[[], list[Path]], flt: watchfiles.BaseFilter,
-                    on_change: Callable[[set[Path]], None], stop: threading.Event, step_ms: int = 20, *,
+                    on_change: Callable[[set[Path]], None], stop: threading.Event, step_ms: int = 10, *,
                     recursive: bool = True, again: threading.Event | None = None,
                     ready: threading.Event | None = None, on_ready: Callable[[], None] | None = None
                     ) -> threading.Thread:
-    """Call `on_change` with each batch of changed paths; a burst within `step_ms` is one batch. `paths` may be a
-    function, asked each time the watcher starts: when `again` is set, it starts again on what it returns (and
-    clears `again`). With `ready`, returns at once and sets it when the watcher runs (watchers start together);
-    `on_ready` is called each time it runs after (re)starting.
+    """Call `on_change` with each batch of changed paths; a burst within `step_ms` is one batch (watchfiles yields
+    once a step passes with no new change, so a save reaches `on_change` one to two steps after it: see `python
+    bench/watch_latency.py`; an editor's save is one burst well within a step). `paths` may be a function, asked
+    each time the watcher starts: when `again` is set, it starts again on what it returns (and clears `again`).
+    With `ready`, returns at once and sets it when the watcher runs (watchers start together); `on_ready` is called
+    each time it runs after (re)starting.
 
     Returns once the watcher is running, so that no change made right after `sitegen serve` starts is missed:
     watchfiles asks whether to stop only from inside its watch loop, after its notifier has registered every
