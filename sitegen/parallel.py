@@ -195,16 +195,47 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
 
 
 def split_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None,
-                 shared: int = 0) -> list[Any]:
-    """`map_in_two` for a process that holds a large site (the dev server): half here, half in one forked copy,
+                 shared: int = 0, balance: Balance | None = None) -> list[Any]:
+    """`map_in_two` for a process that holds a large site (the dev server): part here, part in one forked copy,
     with the collector kept off everything alive (fewer copy-on-write pages in the copy, no full collection of
     the site's heap in either). Against a pool of workers it pickles back half the results, forks once, and uses
-    the core this process would otherwise wait on. `shared`: see `map_in_two`."""
+    the core this process would otherwise wait on. `shared`, `balance`: see `map_in_two`."""
     gc.freeze()
     try:
-        return map_in_two(task, items, jobs, 2 * MIN_PAGES_PER_WORKER, shared)
+        return map_in_two(task, items, jobs, 2 * MIN_PAGES_PER_WORKER, shared, balance)
     finally:
         gc.unfreeze()
+
+
+class Balance:
+    """How many of `map_in_two`'s items its copy takes, learned from the splits before (a step that runs again and
+    again: a template edit under `sitegen serve`). An item costs the copy more than it costs this process: the
+    copy starts by forking, pays a copy-on-write fault for each page of memory it writes to, and sends its
+    results back, which this process then reads. Halves leave this process waiting for its copy (a fifth of its
+    time for a template edit at 1,000 and at 10,000 posts); shares that make both take as long do not."""
+
+    LEAST, MOST = 0.25, 0.5
+    """The copy's share stays within these: never more than half (a copy costs more per item, not less), never so
+    little that one slow measurement on a busy machine leaves the second core idle for long."""
+
+    def __init__(self, copy_share: float = 0.5) -> None:
+        self.copy_share = copy_share
+        """The part of the items the copy takes next time."""
+
+    def first_of_copy(self, count: int) -> int:
+        """The index of the first item of `count` that the copy takes."""
+        return count - round(count * self.copy_share)
+
+    def learn(self, here: int, here_seconds: float, there: int, there_seconds: float) -> None:
+        """Take a split's timings into account: this process did `here` items in `here_seconds`, the copy
+        `there` items in `there_seconds` (from the fork to its results read here). The share that would have made
+        both take as long, if each item costs each side what it cost this time, is averaged with the last one
+        (a busy moment of this shared machine moves it halfway, not all the way)."""
+        if here <= 0 or there <= 0 or here_seconds <= 0 or there_seconds <= 0:
+            return
+        per_here, per_there = here_seconds / here, there_seconds / there
+        even = per_here / (per_here + per_there)
+        self.copy_share = min(self.MOST, max(self.LEAST, (self.copy_share + even) / 2))
 
 
 def render_many(tree: ContentTree, renderer: MarkdownRenderer, urls: UrlHelper, dialect: Dialect, sources: list[str],
@@ -237,19 +268,22 @@ def fenced_code(body: str) -> str:
 
 
 def map_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None,
-               minimum: int, shared: int = 0) -> list[Any]:
+               minimum: int, shared: int = 0, balance: Balance | None = None) -> list[Any]:
     """`task` over `items` (results in order): the second half in a forked copy of this process, its results
     pickled back through a pipe, while this process does the first half. For serial steps too short for a pool
     (parsing 10,000 pages: ~1.3 s); in-process below `minimum` items, with one core or `jobs=1`, or without fork.
     `task` must be pure; if the copy fails, its half is done here (so an error is raised here, as without it).
     With `shared` (bytes, about what the results' large `bytes` fields add up to: rendered pages), those fields of
     the copy's result tuples come back through that much shared memory instead: the copy neither pickles them
-    nor waits for this process to read them from the pipe (84 MB, 0.3 s, for half of 10,000 posts)."""
+    nor waits for this process to read them from the pipe (84 MB, 0.3 s, for half of 10,000 posts). With
+    `balance`, the copy takes the items from `balance.first_of_copy` on (not half), and `balance` learns from how
+    long each side took."""
     if len(items) < minimum or worker_count(2 * MIN_PAGES_PER_WORKER, jobs) < 2:  # one core, or `jobs=1`
         return task(items)
-    half = len(items) // 2
+    half = len(items) // 2 if balance is None else balance.first_of_copy(len(items))
     read_fd, write_fd = os.pipe()
     region = _shared_region(shared)  # (made once the pipe is: nothing left open should it fail)
+    started = time.monotonic()  # (the system's clock, the same in the copy)
     try:
         pid = os.fork()
     except OSError:
@@ -263,8 +297,8 @@ def map_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item
         try:
             os.close(read_fd)
             _die_with_parent(os.getppid())
-            data = pickle.dumps(_into_region(task(items[half:]), region),  # before the parent reads
-                                protocol=pickle.HIGHEST_PROTOCOL)
+            results = _into_region(task(items[half:]), region)  # before the parent reads
+            data = pickle.dumps((results, time.monotonic()), protocol=pickle.HIGHEST_PROTOCOL)
             with open(write_fd, "wb") as pipe:
                 pipe.write(data)
             code = 0
@@ -275,6 +309,7 @@ def map_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item
         with open(read_fd, "rb") as pipe:
             try:
                 first = task(items[:half])
+                done_here = time.monotonic()
                 data = pipe.read()
             except BaseException:
                 with contextlib.suppress(OSError):
@@ -285,12 +320,17 @@ def map_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item
         # Its exit (unmapping its copy of a large process: ~50 ms at 10,000 pages) is reaped, not waited for.
         threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
         try:
-            theirs = pickle.loads(data) if data else None  # noqa: S301 - made by this process's copy
+            theirs, done_there = pickle.loads(data) if data else (None, 0.0)  # noqa: S301 - made by this process's copy
         except Exception:  # noqa: BLE001 - cut short: the copy was killed while it wrote them
             theirs = None
         if theirs is None:  # the copy failed: its half is done here
             return first + task(items[half:])
-        return first + _out_of_region(theirs, region)
+        read_at = time.monotonic()
+        out = first + _out_of_region(theirs, region)
+        if balance is not None:  # the copy's time: until it had its results, then what reading them cost here
+            balance.learn(half, done_here - started, len(items) - half,
+                          done_there - started + time.monotonic() - read_at)
+        return out
     finally:
         if region is not None:
             region.close()

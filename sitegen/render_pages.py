@@ -23,7 +23,7 @@ from sitegen.i18n import Strings, Translator
 from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BlockPlaces, BuildMemo, Fragment, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
-from sitegen.parallel import fork_map, split_in_two, worker_count
+from sitegen.parallel import Balance, fork_map, split_in_two, worker_count
 from sitegen.plan import SitePlan
 from sitegen.redirects import redirect_page
 from sitegen.templates import (
@@ -165,14 +165,14 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
                        if item.previous is not None and item.previous.blocks is not None}.values())
     else:
         edits = None
-    # A quick rebuild (a template edit under `sitegen serve`) renders half of its units here and half in one copy
-    # of this process (`split_in_two`), whose pages come back through shared memory about as large as all of them
-    # were last time; a build uses a pool of workers.
+    # A quick rebuild (a template edit under `sitegen serve`) renders some of its units here and the others in one
+    # copy of this process (`split_in_two`, in the shares `_QUICK_SPLIT` learned), whose pages come back through
+    # shared memory about as large as all of them were last time; a build uses a pool of workers.
     task = functools.partial(_render_units, state, env, pending, reuse, edits)
     if only is not None:
         shared = sum(len(body) for item in pending if (entry := memo.outputs.get(item.unit)) is not None
                      for body in entry.files.values())
-        results = split_in_two(task, range(len(pending)), jobs, shared + (1 << 20))
+        results = split_in_two(task, range(len(pending)), jobs, shared + (1 << 20), _QUICK_SPLIT)
     else:
         results = fork_map(task, range(len(pending)), jobs)
     done = {unit: (body, reads, loaded, found, blocks) for unit, body, reads, loaded, found, blocks in results}
@@ -220,6 +220,10 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         files[item.path] = body
     raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))
     return files
+
+
+_QUICK_SPLIT = Balance()
+"""How a quick rebuild shares its units with its forked copy, learned from the rebuilds before in this process."""
 
 
 def _body_digest(state: SiteState, source: str) -> str | None:

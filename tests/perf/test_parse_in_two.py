@@ -13,7 +13,7 @@ import pytest
 import sitegen.build
 from sitegen.build import BuildOptions, build_site
 from sitegen.errors import SitegenError
-from sitegen.parallel import map_in_two, worker_count
+from sitegen.parallel import Balance, map_in_two, worker_count
 
 MakeSite = Callable[..., Path]
 pytestmark = pytest.mark.skipif(worker_count(1000, None) < 2, reason="one core: everything is done in-process")
@@ -115,3 +115,33 @@ def test_the_copy_is_reaped_without_being_waited_for() -> None:
             break
         time.sleep(0.01)
     assert _reaped(copy)
+
+
+@pytest.mark.parametrize("share", [0.25, 0.4, 0.5])
+def test_a_balance_gives_the_copy_its_share_and_results_keep_their_order(share: float) -> None:
+    """With a learned share, the copy takes the items from `first_of_copy` on; results are the same, in order."""
+    balance = Balance(share)
+    first = balance.first_of_copy(101)
+    assert first == 101 - round(101 * share)
+    results = map_in_two(_pids, list(range(101)), None, minimum=10, balance=balance)
+    assert [item for item, _ in results] == list(range(101))
+    assert {pid for _, pid in results[:first]} == {os.getpid()}
+    assert os.getpid() not in {pid for _, pid in results[first:]}, "the rest was done in the copy"
+    assert Balance.LEAST <= balance.copy_share <= Balance.MOST  # and it learned from this split's timings
+
+
+def test_a_balance_moves_halfway_to_the_share_that_would_have_taken_as_long_on_both_sides() -> None:
+    balance = Balance()
+    balance.learn(500, 0.080, 500, 0.120)  # an item cost the copy 1.5 times as much: 40% would have been even
+    assert balance.copy_share == pytest.approx((0.5 + 0.4) / 2)
+    balance.learn(550, 0.088, 450, 0.108)  # the same costs again: it keeps moving towards 40%
+    assert balance.copy_share == pytest.approx((0.45 + 0.4) / 2)
+    for _ in range(20):  # a copy far slower (a busy machine) never leaves it less than a quarter
+        balance.learn(500, 0.080, 500, 2.0)
+    assert balance.copy_share == Balance.LEAST
+    for _ in range(20):  # nor more than half, however slow this process was
+        balance.learn(500, 2.0, 500, 0.080)
+    assert balance.copy_share == Balance.MOST
+    before = balance.copy_share
+    balance.learn(0, 0.0, 1000, 0.1)  # nothing to learn from a one-sided split
+    assert balance.copy_share == before
