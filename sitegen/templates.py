@@ -382,10 +382,11 @@ class Fragments:
                     ) -> tuple[Any, ...] | None:
         """`context_key` of what an include is given (the context's variables, its own over its parent's, and
         the local ones over them), with the keys of the parent's variables made once per parent: a page's ~15
-        includes share one, and most of its variables are the environment's globals. A variable the including
-        template set (`{% set %}` at its top level) counts only if the included template `name` can read it
-        (`read_names`): an include inside a block then has the same key whether the block was made with the page
-        or alone (`sitegen.blockedits`)."""
+        includes share one, and most of its variables are the environment's globals. A variable counts only if
+        the included template `name` can read it (`read_names`), `page` always: a variable the including template
+        set (`{% set %}` at its top level) that the include does not read leaves its key the same whether its
+        block was made with the page or alone (`sitegen.blockedits`), and a large one of the render's (a term
+        list's `taxonomy`) is not keyed again for every include."""
         parent, env_globals, value_key = context.parent, self.env.globals, self.value_key
         readable = self.read_names(name) if self.read_names is not None and name is not None else None
         known = self._parent_keys.get(id(parent))
@@ -396,8 +397,12 @@ class Fragments:
                     keys[name] = value_key(value)
             known = self._parent_keys[id(parent)] = (parent, keys, tuple(
                 name for name, key in keys.items() if key is not None and key[0] in _CONTAINERS))
-        keys = dict(known[1])
-        for name in known[2]:
+        if readable is None:
+            keys, containers = dict(known[1]), known[2]
+        else:  # (a term list's `taxonomy`, every term of the site, is keyed only for an include that reads it)
+            keys = {var: key for var, key in known[1].items() if var in readable or var == "page"}
+            containers = tuple(var for var in known[2] if var in readable or var == "page")
+        for name in containers:
             keys[name] = value_key(parent[name])
         for over, local in ((context.vars, False), (local_vars, True)):
             for var, value in over.items():

@@ -231,3 +231,34 @@ def test_an_includes_key_is_the_key_of_what_it_is_given_also_when_a_list_it_is_g
     shown.append("a post")  # an include appended to it
     second, expected = both({}, {})
     assert second == expected and second != first
+
+
+def test_an_includes_key_holds_only_the_render_variables_it_can_read_and_the_page() -> None:
+    """With `read_names`, a variable of the render's (the context's parent) counts in an include's key only if
+    the included template can read it, `page` always (`i18n`, `date` and `number` read it): a large one it does
+    not read (a term list's `taxonomy`) is neither keyed again for every include nor a reason to render it again."""
+    from types import SimpleNamespace  # noqa: PLC0415 - only this test fakes a context
+
+    from sitegen.templates import Fragments  # noqa: PLC0415
+    from sitegen.views import context_key  # noqa: PLC0415
+
+    env = SimpleNamespace(globals={})
+    taxonomy: list[str] = ["a"]
+    parent = {"page": "p", "taxonomy": taxonomy, "n": 3}
+    reads = {"cloud.html": frozenset({"taxonomy"}), "footer.html": frozenset({"n"}), "badge.html": frozenset()}
+    fragments = Fragments(env, None, context_key, str, read_names=reads.get)  # type: ignore[arg-type]
+    context = SimpleNamespace(parent=parent, vars={})
+
+    def key(name: str) -> dict[str, object]:
+        found = fragments.include_key(context, {}, name)  # type: ignore[arg-type]
+        assert found is not None
+        return dict(found)
+
+    assert set(key("cloud.html")) == {"page", "taxonomy"}
+    assert set(key("footer.html")) == {"page", "n"}
+    assert set(key("badge.html")) == {"page"}
+    assert set(key("unknown.html")) == {"page", "taxonomy", "n"}, "names not known: every variable counts"
+    cloud, badge = key("cloud.html"), key("badge.html")
+    taxonomy.append("b")  # a list the render gave changed (an earlier include appended to it)
+    assert key("cloud.html") != cloud, "the include that reads it is keyed anew"
+    assert key("badge.html") == badge
