@@ -855,7 +855,8 @@ def context_key(value: Any) -> Any:
     included template's text (`sitegen.templates.Fragments`); None when it cannot be keyed.
 
     Pages and terms are keyed by name (their metadata is in the site-wide key of the output, their content in
-    the reads each fragment records), the site by its kind; scalars, lists and mappings of these by value."""
+    the reads each fragment records), and so are a list page's pages (`ViewList`); the site by its kind; scalars,
+    lists and mappings of these by value."""
     kind = type(value)
     if kind is PageView:
         return ("page", value.source)
@@ -879,6 +880,9 @@ def _container_key(value: Any, budget: list[int]) -> Any:
         return ("site",)
     if kind is TermView:
         return ("term", value.taxonomy, value.slug)
+    if kind is ViewList:  # (a list page's pages: keyed by name, as each of them is)
+        budget[0] -= len(value._sources)  # noqa: SLF001 - this module's own class
+        return ("pages", tuple(value._sources)) if budget[0] >= 0 else None  # noqa: SLF001
     if kind is list or kind is tuple:
         keys = tuple(_container_key(v, budget) for v in value)
         return None if None in keys else (kind.__name__, keys)

@@ -6,6 +6,7 @@ variable it is given, a page it reads) renders it again. Every result equals a c
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -262,3 +263,46 @@ def test_an_includes_key_holds_only_the_render_variables_it_can_read_and_the_pag
     taxonomy.append("b")  # a list the render gave changed (an earlier include appended to it)
     assert key("cloud.html") != cloud, "the include that reads it is keyed anew"
     assert key("badge.html") == badge
+
+
+SECTION = ("{% extends 'base.html' %}{% block main %}{% with pages = page.pages %}{% include 'partials/list.html' %}"
+           "{% endwith %}{% endblock %}")
+
+
+def test_a_list_of_a_sections_pages_given_to_an_include_is_reused_and_renders_again_when_a_page_changes(
+        make_site: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list page's pages (`ViewList`) are keyed by name: the include that lists them is reused by a base-layout
+    edit, and rendered again when the text of a page it shows changes (each result equals a clean build)."""
+    from sitegen.views import PageView  # noqa: PLC0415 - what is counted
+
+    dev = Dev(make_site({**SITE, "layouts/section.html": SECTION,
+                         "layouts/partials/list.html": "<ul>{% for p in pages %}<li>{{ p.title }}: {{ p.summary }}</li>"
+                                                       "{% endfor %}</ul>"}))
+    shown: list[str] = []
+    quick: list[bool] = []
+    summary, rebuild = PageView.summary, rebuild_edited_templates
+    assert isinstance(summary, property) and summary.fget is not None
+
+    def counted_summary(self: PageView) -> object:
+        if quick:
+            shown.append(self.source)
+        return summary.fget(self)  # type: ignore[misc]
+
+    def counted_rebuild(*args: object) -> object:  # only what the quick rebuild renders is counted
+        quick.append(True)
+        try:
+            return rebuild(*args)  # type: ignore[arg-type]
+        finally:
+            quick.clear()
+
+    monkeypatch.setattr(PageView, "summary", property(counted_summary))
+    monkeypatch.setattr(sys.modules[__name__], "rebuild_edited_templates", counted_rebuild)
+    base = SITE["layouts/base.html"]
+    dev.edit("layouts/base.html", base.replace("<body>", "<body class='one'>"))
+    assert shown == [], "the section's list was reused"
+    assert "<li>Post 1: <p>Text 1.</p></li>" in dev.page("posts/index.html")
+    dev.edit("content/posts/p1.md", "---\ntitle: Post 1\ndate: 2024-01-02\n---\nNew text 1.\n")
+    assert "<li>Post 1: <p>New text 1.</p></li>" in dev.page("posts/index.html")
+    dev.edit("layouts/base.html", base.replace("<body>", "<body class='two'>"))
+    assert shown == [], "recorded again with the page's new text, and reused"
+    assert "<li>Post 1: <p>New text 1.</p></li>" in dev.page("posts/index.html")
