@@ -22,7 +22,8 @@ Tests compare both with clean builds byte for byte.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -259,7 +260,7 @@ class BlockEdits:
 
     old: TrackingEnvironment
     new: TrackingEnvironment
-    _plans: dict[tuple[str, int], tuple[Record, tuple[frozenset[str], tuple[str, ...]] | None]] = field(
+    _plans: dict[tuple[str, int, bool], tuple[Record, tuple[frozenset[str], tuple[str, ...]] | None]] = field(
         default_factory=dict)
 
     def prepare(self, records: Iterable[Record]) -> None:
@@ -281,16 +282,20 @@ class BlockEdits:
             return None
         return _facts(self.old, name, was, found[1])
 
-    def plan(self, leaf: str, record: Record) -> tuple[frozenset[str], tuple[str, ...]] | None:
+    def plan(self, leaf: str, record: Record, *, skeleton: bool = False
+             ) -> tuple[frozenset[str], tuple[str, ...]] | None:
         """(the blocks whose text may have changed, the chain of layouts from `leaf` up) for a page rendered with
-        the layout `leaf` that loaded `record`; None when the page must be rendered whole."""
-        key = (leaf, id(record))
+        the layout `leaf` that loaded `record`; None when the page must be rendered whole. The edit changed only
+        the bodies of those blocks, or with `skeleton`, maybe also the layouts' text outside their blocks (the
+        other blocks' texts are then kept as they are: `Splice.keep`)."""
+        key = (leaf, id(record), skeleton)
         known = self._plans.get(key)
         if known is None or known[0] is not record:
-            known = self._plans[key] = (record, self._plan(leaf, record))
+            known = self._plans[key] = (record, self._plan(leaf, record, skeleton))
         return known[1]
 
-    def _plan(self, leaf: str, record: Record) -> tuple[frozenset[str], tuple[str, ...]] | None:
+    def _plan(self, leaf: str, record: Record, skeleton: bool
+              ) -> tuple[frozenset[str], tuple[str, ...]] | None:
         chain: list[str] = []
         facts: list[TemplateFacts] = []
         name: str | None = leaf
@@ -302,14 +307,19 @@ class BlockEdits:
             facts.append(found)
             name = found.extends
         edited: set[str] = set()
+        assigned_before: set[str] = set()
         for name, was in record:
             if self.new.keys(name) == was:
                 continue
             if name not in chain:
                 return None
             old, new = self._old(name, was), self._new(name)
-            if old is None or new is None or not old.plain or old.skeleton != new.skeleton:
+            if old is None or new is None or not old.plain:
                 return None
+            if old.skeleton != new.skeleton:  # (the blocks a layout defines, and where, are in its skeleton)
+                if not skeleton or old.extends != new.extends:
+                    return None
+                assigned_before |= old.assigned  # (a kept block's text was made with these)
             edited |= {b for b in old.bodies.keys() | new.bodies.keys() if old.bodies.get(b) != new.bodies.get(b)}
         if any(edited & f.scoped for f in facts):
             return None
@@ -324,7 +334,7 @@ class BlockEdits:
             # (A layout of the chain extends the next one; any other extending, like any include, renders it.)
             if found.refs is None or found.refs & changed or (name not in chain and found.parents & changed):
                 return None
-        assigned = frozenset().union(*(f.assigned for f in facts))
+        assigned = frozenset().union(assigned_before, *(f.assigned for f in facts))
         if assigned and self._block_reads(facts) & assigned:
             return None
         return frozenset(edited), tuple(chain)
@@ -382,6 +392,61 @@ class Splice:
                 redo.append(index)
                 inside = depth
         return redo, chain
+
+    def keep(self, leaf: str) -> tuple[dict[str, tuple[int, int]], tuple[str, ...]] | None:
+        """For an edit that also changed the layouts' text outside their blocks: ({block name: its text's start and
+        end in the last output} for each block the page's layouts call outside any block (at the top of the
+        page) whose text stays as it was, the chain of layouts), or None (the page is rendered whole, every block
+        made again). A block's text stays when neither its body nor that of a block called inside it changed,
+        and no block reads a name a layout sets outside its blocks (before or after the edit): a block sees only
+        the page's variables then, whatever surrounds its call. A block called twice at the top is made again."""
+        places = self.entry.blocks
+        if places is None:
+            return None
+        plan = self.edits.plan(leaf, self.entry.templates, skeleton=True)
+        if plan is None:
+            return None
+        edited, chain = plan
+        ends = _subtree_ends(places)
+        kept: dict[str, tuple[int, int]] = {}
+        twice: set[str] = set()
+        index = 0
+        while index < len(places):  # the calls at the top, each with the calls made inside it
+            name, start, end, _ = places[index]
+            if name in kept or name in twice:
+                twice.add(name)
+                kept.pop(name, None)
+            elif start >= 0 and not any(places[i][0] in edited for i in range(index, ends[index])):
+                kept[name] = (start, end)
+            else:
+                twice.add(name)  # (made again wherever it is called)
+            index = ends[index]
+        return (kept, chain) if kept else None
+
+    def render_kept(self, env: TrackingEnvironment, context: jinja2.runtime.Context,
+                    template: jinja2.Template, kept: dict[str, tuple[int, int]], chain: tuple[str, ...]) -> str:
+        """The page rendered whole, each block in `kept` called as it was last time: its text (and the included
+        templates' texts in it, for `Fragments.finish`) taken from the last output instead of made again."""
+        fragments = env.fragments
+        assert fragments is not None  # (a splice is made only where fragments are recorded)
+        old = fragments.previous_text()
+        spans = self.entry.spans
+
+        def kept_text(start: int, end: int, _context: jinja2.runtime.Context) -> Iterator[str]:
+            for index in range(len(spans) // 2):
+                if start <= spans[2 * index] and spans[2 * index + 1] <= end:
+                    fragments.keep(index, -1)  # (where it is in the new text: `finish` finds it)
+            yield old[start:end]
+
+        for name in chain[1:]:  # every layout's blocks, as `{% extends %}` will give them (it appends: no change)
+            for block, render in env.get_template(name).blocks.items():
+                context.blocks.setdefault(block, []).append(render)
+        for name, (start, end) in kept.items():
+            calls = context.blocks.get(name)
+            if calls:
+                calls[0] = functools.partial(kept_text, start, end)
+        self.used = True
+        return "".join(template.root_render_func(context))
 
     def render(self, env: TrackingEnvironment, context: jinja2.runtime.Context, calls: BlockCalls,
                redo: list[int], chain: tuple[str, ...]) -> str:
@@ -466,12 +531,21 @@ def render_recorded(env: TrackingEnvironment, template: jinja2.Template, variabl
                     splice: Splice | None = None) -> str:
     """Render a page with its blocks' places recorded in `env.block_calls` (the dev server's idle recorder), or
     with `splice` (a template edit) by making again only its edited blocks when that gives the same page
-    (`Splice.redo`: the new places are recorded in a new `env.block_calls`), else whole, recording none (a render
-    of the whole page is left as quick as before; the idle recorder records its places later)."""
+    (`Splice.redo`: the new places are recorded in a new `env.block_calls`), else whole around the last texts of
+    the blocks the edit left as they were (`Splice.keep`: an edit outside the blocks), else whole; recording none
+    in those two ways (a render of the whole page is left as quick as before; the idle recorder records its places
+    later)."""
     if splice is not None:
         plan = splice.redo(template.name) if template.name is not None else None
         if plan is None:
-            return template.render(variables)
+            keep = splice.keep(template.name) if template.name is not None else None
+            if keep is None:
+                return template.render(variables)
+            context = template.new_context(variables)
+            try:
+                return splice.render_kept(env, context, template, *keep)
+            except Exception:  # noqa: BLE001 - as Template.render: the template's lines in the traceback
+                env.handle_exception()
         env.block_calls = BlockCalls()
     calls = env.block_calls
     assert calls is not None

@@ -37,9 +37,11 @@ POSTS = {f"posts/p{i}/index.html" for i in range(3)}
 
 
 class Counted(Dev):
-    """`Dev`, counting the posts made by rendering only their edited blocks (`spliced`) in the last edit."""
+    """`Dev`, counting the posts made by rendering only their edited blocks (`spliced`) in the last edit, and
+    those rendered whole around the last texts of their unchanged blocks (`kept`)."""
 
     spliced = 0
+    kept = 0
 
 
 @pytest.fixture
@@ -55,7 +57,15 @@ def made(monkeypatch: pytest.MonkeyPatch) -> Callable[[dict[str, str]], Counted]
                 Counted.spliced += 1
             return original(self, *args)  # type: ignore[arg-type]
 
+        original_kept = Splice.render_kept
+
+        def render_kept(self: Splice, *args: object) -> str:
+            if self.entry.source.startswith("posts/p"):
+                Counted.kept += 1
+            return original_kept(self, *args)  # type: ignore[arg-type]
+
         monkeypatch.setattr(Splice, "render", render)
+        monkeypatch.setattr(Splice, "render_kept", render_kept)
         return dev
 
     return make  # type: ignore[return-value]
@@ -71,7 +81,7 @@ def site(made: Callable[..., Counted], make_site: Callable[..., Path]) -> Callab
 
 def edit(dev: Counted, rel: str, text: str) -> int:
     """Edit a layout, rebuild quickly (equal to a clean build, or `Dev.edit` fails); how many posts were spliced."""
-    Counted.spliced = 0
+    Counted.spliced = Counted.kept = 0
     result = dev.edit(rel, text)
     assert POSTS <= set(result.rendered or [])
     return Counted.spliced
@@ -102,10 +112,54 @@ def test_edits_one_after_another_keep_every_blocks_place(site: Callable[..., Cou
     assert "<footer>a longer footer ©</footer>" in dev.page("posts/p2/index.html")
 
 
-def test_an_edit_outside_the_blocks_renders_the_page_whole(site: Callable[..., Counted]) -> None:
+def test_an_edit_outside_the_blocks_renders_the_page_around_the_blocks_last_texts(
+        site: Callable[..., Counted]) -> None:
     dev = site()
     assert edit(dev, "layouts/base.html", BASE.replace("<main>", "<main class='m'>")) == 0
-    assert "<main class='m'>" in dev.page("posts/p0/index.html")
+    assert Counted.kept == 3, "every block's text kept, the page rendered around them"
+    assert "<main class='m'><h1>Post 0</h1><p>inner</p>" in dev.page("posts/p0/index.html")
+
+
+def test_edits_outside_and_inside_blocks_one_after_another(site: Callable[..., Counted]) -> None:
+    """Blocks moved, added, edited in the same save as the text around them, one save after another (each result
+    equals a clean build: a kept text or include put in the wrong place, or kept when it changed, fails it)."""
+    dev = site()
+    base = BASE
+    for old, new in [("<main>", "<main class='m'>"),  # around the blocks only: all kept
+                     ("<footer>f</footer>", "<footer>a longer footer ©</footer>"),  # inside one: spliced
+                     ("{% block footer %}<footer>a longer footer ©</footer>{% endblock %}</body>",  # moved, and edited
+                      "</body>{% block footer %}<footer>g</footer>{% endblock %}"),
+                     ("<main class='m'>", "{% block extra %}<aside>{{ page.title }}</aside>{% endblock %}<main>"),
+                     ("<title>", "<title lang=\"en\">")]:
+        base = base.replace(old, new)
+        edit(dev, "layouts/base.html", base)
+        assert Counted.spliced + Counted.kept == 3, (old, new)
+    page = dev.page("posts/p1/index.html")
+    assert "<aside>Post 1</aside><main><h1>Post 1</h1>" in page and page.endswith("</body><footer>g</footer></html>\n")
+    single = SINGLE.replace("<h1>", "<h1 class='x'>")
+    assert edit(dev, "layouts/single.html", single) == 3
+    assert edit(dev, "layouts/base.html", base.replace("<main>", "<main id='m'>")) == 0 and Counted.kept == 3
+    assert "<main id='m'><h1 class='x'>Post 2</h1>" in dev.page("posts/p2/index.html")
+
+
+def test_an_edit_of_a_variable_set_at_the_top_that_a_block_reads_renders_the_page_whole(
+        site: Callable[..., Counted]) -> None:
+    base = BASE.replace("<html>", "{% set tagline = 'one' %}<html>")
+    single = SINGLE.replace("<h1>", "<h1>{{ tagline | default('none') }}")
+    dev = site(layouts__base_html=base, layouts__single_html=single)
+    edit(dev, "layouts/base.html", base.replace("'one'", "'two'"))
+    assert Counted.kept == 0 and "<h1>twoPost 0</h1>" in dev.page("posts/p0/index.html")
+    edit(dev, "layouts/base.html", BASE)  # the variable gone: the blocks' last texts were made with it
+    assert Counted.kept == 0 and "<h1>nonePost 0</h1>" in dev.page("posts/p0/index.html")
+
+
+def test_a_block_whose_include_changed_is_made_again_around_kept_blocks(site: Callable[..., Counted]) -> None:
+    dev = site()
+    edit(dev, "layouts/base.html", BASE.replace("<main>", "<main class='m'>"))
+    dev.edit("layouts/partials/meta.html", "<p class=\"meta\">{{ page.date | isodate }} (new)</p>")
+    assert "(new)</p>" in dev.page("posts/p0/index.html")
+    edit(dev, "layouts/base.html", BASE.replace("<main>", "<main class='n'>"))
+    assert Counted.kept == 3 and "(new)</p>" in dev.page("posts/p0/index.html")
 
 
 def test_a_block_that_reads_a_variable_set_at_the_top_of_a_layout_is_not_made_alone(
@@ -275,3 +329,10 @@ def test_an_include_in_a_block_made_alone_is_reused_from_a_whole_render_and_back
     path.write_text(base.replace("<main>", "<main class='m'>"), encoding="utf-8")
     assert rebuild_edited_templates(dev.result, {path}, dev.memo) is not None
     assert "partials/meta.html" not in rendered
+
+
+def test_a_layout_that_extends_another_layout_now_renders_the_page_whole(site: Callable[..., Counted]) -> None:
+    other = BASE.replace("<header>{{ site.title }}</header>", "<header class='other'>{{ site.title }}</header>")
+    dev = site(layouts__other_html=other)
+    edit(dev, "layouts/single.html", SINGLE.replace("'base.html'", "'other.html'"))
+    assert Counted.kept == 0 and "<header class='other'>" in dev.page("posts/p0/index.html")
