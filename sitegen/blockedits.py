@@ -62,6 +62,10 @@ class TemplateFacts:
     """Every template it includes or imports (None: one named by an expression)."""
     parents: frozenset[str]
     """The templates its `{% extends %}` tags name (an included template's chain renders with its context)."""
+    unkept: frozenset[str] = frozenset()
+    """Its blocks whose last text an edit around them must not reuse (`Splice.keep`): the scoped ones (a call may
+    see other variables than the call whose text was kept: a block called at the top and, scoped, in a loop of
+    another block) and the required ones (a call checks that a layout gives the block)."""
 
 
 class _Reads(jinja2.meta.TrackingCodeGenerator):
@@ -182,6 +186,7 @@ def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateF
         elif isinstance(node, nodes.Macro):
             assigned.add(node.name)
     blocks = list(tree.find_all(nodes.Block))
+    unkept = {block.name for block in blocks if block.scoped or block.required}
     block_reads: set[str] = set()
     for block in blocks:
         block_reads |= _reads(env, list(block.body))
@@ -190,7 +195,7 @@ def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateF
         extends=extends, plain=plain, skeleton=skeleton, bodies=bodies, scoped=frozenset(scoped),
         assigned=frozenset(assigned), block_reads=frozenset(block_reads), block_refs=block_refs,
         reads=_reads(env, tree.body), refs=_refs(tree.find_all(nodes.Stmt), with_context_only=False),
-        parents=frozenset(name for n in extends_nodes for name in (_names(n.template) or ())))
+        parents=frozenset(name for n in extends_nodes for name in (_names(n.template) or ())), unkept=frozenset(unkept))
 
 
 _FACTS: dict[str, TemplateFacts | None] = {}
@@ -287,7 +292,8 @@ class BlockEdits:
         """(the blocks whose text may have changed, the chain of layouts from `leaf` up) for a page rendered with
         the layout `leaf` that loaded `record`; None when the page must be rendered whole. The edit changed only
         the bodies of those blocks, or with `skeleton`, maybe also the layouts' text outside their blocks (the
-        other blocks' texts are then kept as they are: `Splice.keep`)."""
+        other blocks' texts are then kept as they are, `Splice.keep`; scoped and required ones, before or after
+        the edit, are among those made again)."""
         key = (leaf, id(record), skeleton)
         known = self._plans.get(key)
         if known is None or known[0] is not record:
@@ -308,6 +314,7 @@ class BlockEdits:
             name = found.extends
         edited: set[str] = set()
         assigned_before: set[str] = set()
+        unkept: set[str] = set().union(*(f.unkept for f in facts))
         for name, was in record:
             if self.new.keys(name) == was:
                 continue
@@ -320,6 +327,7 @@ class BlockEdits:
                 if not skeleton or old.extends != new.extends:
                     return None
                 assigned_before |= old.assigned  # (a kept block's text was made with these)
+                unkept |= old.unkept
             edited |= {b for b in old.bodies.keys() | new.bodies.keys() if old.bodies.get(b) != new.bodies.get(b)}
         if any(edited & f.scoped for f in facts):
             return None
@@ -337,6 +345,8 @@ class BlockEdits:
         assigned = frozenset().union(assigned_before, *(f.assigned for f in facts))
         if assigned and self._block_reads(facts) & assigned:
             return None
+        if skeleton:  # (made again, not kept)
+            edited |= unkept
         return frozenset(edited), tuple(chain)
 
     def _block_reads(self, facts: list[TemplateFacts]) -> frozenset[str]:
@@ -438,13 +448,11 @@ class Splice:
                     fragments.keep(index, -1)  # (where it is in the new text: `finish` finds it)
             yield old[start:end]
 
-        for name in chain[1:]:  # every layout's blocks, as `{% extends %}` will give them (it appends: no change)
-            for block, render in env.get_template(name).blocks.items():
-                context.blocks.setdefault(block, []).append(render)
+        # The page's own blocks are in the context already, the layouts' are added by their `{% extends %}` (after
+        # these: the most derived comes first). Only the kept names are touched: the others' lists stay as long as
+        # a whole render makes them (a required block's call counts them).
         for name, (start, end) in kept.items():
-            calls = context.blocks.get(name)
-            if calls:
-                calls[0] = functools.partial(kept_text, start, end)
+            context.blocks[name] = [functools.partial(kept_text, start, end), *context.blocks.get(name, [])[1:]]
         self.used = True
         return "".join(template.root_render_func(context))
 

@@ -12,6 +12,7 @@ import jinja2
 import pytest
 
 from sitegen.blockedits import Splice, render_recorded, template_facts
+from sitegen.errors import TemplateError
 from sitegen.incremental import rebuild_edited_templates
 from sitegen.templates import BlockCalls, Fragments, TrackingEnvironment
 from tests.conftest import MINIMAL_LAYOUTS
@@ -336,3 +337,38 @@ def test_a_layout_that_extends_another_layout_now_renders_the_page_whole(site: C
     dev = site(layouts__other_html=other)
     edit(dev, "layouts/single.html", SINGLE.replace("'base.html'", "'other.html'"))
     assert Counted.kept == 0 and "<header class='other'>" in dev.page("posts/p0/index.html")
+
+
+def test_a_block_also_called_scoped_inside_a_block_made_again_is_made_again_too(
+        site: Callable[..., Counted]) -> None:
+    """Its call at the top would be kept, but its scoped calls in `main` (made again: an inner block changed) see
+    the loop's variable: every call of it is made (found by a helper session's review)."""
+    base = BASE.replace("<main>", "{% block tag %}{% endblock %}<main>")
+    single = SINGLE.replace("<h1>", "{% for t in ['a', 'b'] %}{% block tag scoped %}[{{ t | default('') }}]"
+                                    "{% endblock %}{% endfor %}<h1>")
+    dev = site(layouts__base_html=base, layouts__single_html=single)
+    edit(dev, "layouts/single.html", single.replace("<p>inner</p>", "<p>inner2</p>") + " ")
+    assert "[a][b]<h1>Post 0</h1><p>inner2</p>" in dev.page("posts/p0/index.html")
+
+
+@pytest.mark.parametrize("around", [("{% for _ in [0] %}", "{% endfor %}", "1"),
+                                    ("{% call(x) m() %}", "{% endcall %}", "5")], ids=["loop", "call"])
+def test_a_block_an_edit_makes_scoped_is_made_again(site: Callable[..., Counted], around: tuple[str, str, str]
+                                                    ) -> None:
+    opening, closing, shown = around
+    base = "{% macro m() %}{{ caller(5) }}{% endmacro %}" + BASE.replace(
+        "<main>", "{% block extra %}<i>{{ loop.index if loop is defined else x if x is defined else 'no' }}</i>"
+                  "{% endblock %}<main>")
+    dev = site(layouts__base_html=base)
+    edit(dev, "layouts/base.html", base.replace("{% block extra %}", opening + "{% block extra scoped %}")
+         .replace("</i>{% endblock %}", "</i>{% endblock %}" + closing))
+    assert f"<i>{shown}</i><main>" in dev.page("posts/p0/index.html")
+
+
+def test_a_block_an_edit_makes_required_fails_as_a_clean_build_does(site: Callable[..., Counted]) -> None:
+    base = BASE.replace("<main>", "{% block extra %}{% endblock %}<main>")
+    dev = site(layouts__base_html=base)
+    path = dev.site / "layouts" / "base.html"
+    path.write_text(base.replace("{% block extra %}", "{% block extra required %}"), encoding="utf-8")
+    with pytest.raises(TemplateError, match="Required block 'extra' not found"):
+        rebuild_edited_templates(dev.result, {path}, dev.memo)  # (not made of the block's last, empty text)
