@@ -20,6 +20,7 @@ from sitegen.incremental import prepare_quick_rebuilds, rebuild_edited_pages, re
 from sitegen.markdown.highlight import preload
 from sitegen.memo import BuildMemo
 from sitegen.outputs.search import Indexer
+from sitegen.parallel import collect_if_due
 from sitegen.render_pages import FragmentRecorder
 from sitegen.serve.livereload import ReloadHub
 from sitegen.serve.notfound import left_out_notices
@@ -74,6 +75,8 @@ class ServeSession:
         self.server: DevServer | None = None
         self.last = RebuildStats()
         self.builds = 0
+        self.collections = 0
+        """Full collections the background worker ran while idle (`collect_if_due`)."""
         self.result: BuildResult | None = None
         """The last good build, which quick rebuilds start from."""
         self.quick_builds = 0
@@ -239,6 +242,10 @@ class ServeSession:
         search index, then the included templates' texts a template edit reuses. An edit never waits for it."""
         while not self.stop_event.is_set():
             with self._index_wanted:
+                idle = self.result is not None and self._to_index is None and not self._recording_wanted()
+            if idle and not self._edit_waiting.is_set():
+                self._collect()
+            with self._index_wanted:
                 while self._to_index is None and not self._recording_wanted() and not self.stop_event.is_set():
                     self._index_wanted.wait(0.5)
             # The browser asks for the page it shows right after a build: let that request have the interpreter
@@ -255,6 +262,14 @@ class ServeSession:
                 self._index(result)
             else:
                 self._record_fragments()
+
+    def _collect(self) -> None:
+        """With nothing left to do, the collector's full collection if it is due soon (`collect_if_due`): here, not
+        in the next edit. Under the build lock: an edit that comes meanwhile waits for it, as it would in the
+        edit."""
+        with self.lock:
+            if not self._edit_waiting.is_set():
+                self.collections += collect_if_due()
 
     def _prepare(self) -> None:
         """After a full build, the lookups the first quick rebuild needs, then the lexers of the site's code

@@ -209,3 +209,46 @@ def test_once_idle_the_server_has_read_its_layouts_facts_for_a_template_edit(ser
     for name in ("base.html", "single.html"):
         path = run.session.options.source / "layouts" / name
         assert template_key(str(path), path.read_text(encoding="utf-8")) in blockedits._FACTS
+
+
+def test_once_idle_the_server_runs_the_collectors_full_collection_when_it_is_due_under_the_build_lock(
+        serve: Serve, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full collection walks the whole site (1.8 s at 10,000 posts): when one is due soon, the background worker
+    runs it once its work is done, holding the build lock (an edit waits for it, never runs beside it), so that it
+    does not come in the middle of the next edit."""
+    sessions: list[ServeSession] = []
+    init = ServeSession.__init__
+
+    def tracked(self: ServeSession, *args: object, **kwargs: object) -> None:
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+        sessions.append(self)
+
+    held: list[bool] = []
+
+    def collect_when_due() -> bool:
+        held.append(sessions[0].lock.locked())
+        return True  # (as if one was due and ran)
+
+    monkeypatch.setattr(ServeSession, "__init__", tracked)
+    monkeypatch.setattr(session_module, "collect_if_due", collect_when_due)
+    run = serve(SITE)
+    assert run.session.wait_for_fragments()
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert held and all(held), "asked once idle, under the lock"
+    assert run.session.collections == len(held)
+
+
+def test_a_full_collection_runs_only_when_the_collector_is_about_to_run_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc  # noqa: PLC0415 - only this test stands in for the collector
+
+    from sitegen import parallel  # noqa: PLC0415
+
+    collected: list[int] = []
+    monkeypatch.setattr(gc, "get_threshold", lambda: (50_000, 50, 100))
+    monkeypatch.setattr(gc, "collect", lambda *_args: collected.append(1) or 0)
+    monkeypatch.setattr(gc, "get_count", lambda: (10, 3, 20))  # 20 of 100 younger collections: not yet
+    assert parallel.collect_if_due() is False and collected == []
+    monkeypatch.setattr(gc, "get_count", lambda: (10, 3, 60))  # past half way: now, rather than in an edit
+    assert parallel.collect_if_due() is True and collected == [1]
