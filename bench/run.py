@@ -362,12 +362,15 @@ def free_port() -> int:
 
 
 def get(port: int, path: str) -> tuple[int, bytes]:
-    """(status, body) of one GET to the local server."""
+    """(status, body) of one GET to the local server; (0, b"") when the server cut the answer short (`hugo server`
+    does, now and then, while it rebuilds: a poll then simply tries again)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     try:
         conn.request("GET", path)
         response = conn.getresponse()
         return response.status, response.read()
+    except (http.client.IncompleteRead, ConnectionError):
+        return 0, b""
     finally:
         conn.close()
 
