@@ -403,38 +403,38 @@ class Splice:
                 inside = depth
         return redo, chain
 
-    def keep(self, leaf: str) -> tuple[dict[str, tuple[int, int]], tuple[str, ...]] | None:
-        """For an edit that also changed the layouts' text outside their blocks: ({block name: its text's start and
-        end in the last output} for each block the page's layouts call outside any block (at the top of the
-        page) whose text stays as it was, the chain of layouts), or None (the page is rendered whole, every block
-        made again). A block's text stays when neither its body nor that of a block called inside it changed,
-        and no block reads a name a layout sets outside its blocks (before or after the edit): a block sees only
-        the page's variables then, whatever surrounds its call. A block called twice at the top is made again."""
+    def keep(self, leaf: str) -> dict[str, tuple[int, int]] | None:
+        """For an edit that also changed the layouts' text outside their blocks: {block name: its text's start and
+        end in the last output} for each block the page's layouts call outside any block (at the top of the page)
+        whose text stays as it was, or None (the page is rendered whole, every block made again). A block's text
+        stays when neither its body nor that of a block called inside it changed, and no block reads a name a
+        layout sets outside its blocks (before or after the edit): a block sees only the page's variables then,
+        whatever surrounds its call. A block called twice at the top is made again."""
         places = self.entry.blocks
         if places is None:
             return None
         plan = self.edits.plan(leaf, self.entry.templates, skeleton=True)
         if plan is None:
             return None
-        edited, chain = plan
+        edited = plan[0]
         ends = _subtree_ends(places)
         kept: dict[str, tuple[int, int]] = {}
-        twice: set[str] = set()
+        again: set[str] = set()  # (made again wherever they are called)
         index = 0
         while index < len(places):  # the calls at the top, each with the calls made inside it
             name, start, end, _ = places[index]
-            if name in kept or name in twice:
-                twice.add(name)
+            if name in kept or name in again:  # (called twice)
+                again.add(name)
                 kept.pop(name, None)
             elif start >= 0 and not any(places[i][0] in edited for i in range(index, ends[index])):
                 kept[name] = (start, end)
             else:
-                twice.add(name)  # (made again wherever it is called)
+                again.add(name)
             index = ends[index]
-        return (kept, chain) if kept else None
+        return kept or None
 
     def render_kept(self, env: TrackingEnvironment, context: jinja2.runtime.Context,
-                    template: jinja2.Template, kept: dict[str, tuple[int, int]], chain: tuple[str, ...]) -> str:
+                    template: jinja2.Template, kept: dict[str, tuple[int, int]]) -> str:
         """The page rendered whole, each block in `kept` called as it was last time: its text (and the included
         templates' texts in it, for `Fragments.finish`) taken from the last output instead of made again."""
         fragments = env.fragments
@@ -544,14 +544,15 @@ def render_recorded(env: TrackingEnvironment, template: jinja2.Template, variabl
     in those two ways (a render of the whole page is left as quick as before; the idle recorder records its places
     later)."""
     if splice is not None:
-        plan = splice.redo(template.name) if template.name is not None else None
+        name = template.name
+        plan = splice.redo(name) if name is not None else None
         if plan is None:
-            keep = splice.keep(template.name) if template.name is not None else None
-            if keep is None:
+            kept = splice.keep(name) if name is not None else None
+            if kept is None:
                 return template.render(variables)
             context = template.new_context(variables)
             try:
-                return splice.render_kept(env, context, template, *keep)
+                return splice.render_kept(env, context, template, kept)
             except Exception:  # noqa: BLE001 - as Template.render: the template's lines in the traceback
                 env.handle_exception()
         env.block_calls = BlockCalls()

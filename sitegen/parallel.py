@@ -154,7 +154,7 @@ def collect_if_due(share: float = 0.5) -> bool:
     """A full collection now, when the collector's next one is due within `share` of its interval (the number of
     younger collections since the last full one, against the threshold `tune_gc_for_builds` sets); whether it ran.
     The dev server calls this once its background work is done: a full collection walks the whole site (1.8 s at
-    10,000 posts), and it would otherwise come in the middle of an edit."""
+    10,000 posts), and it would otherwise come wherever the allocations tip it over, an edit included."""
     threshold = gc.get_threshold()[2]
     if threshold <= 0 or gc.get_count()[2] < share * threshold:
         return False

@@ -152,10 +152,8 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     if not env.compiled and worker_count(len(pending), jobs) > 1:
         # Once here, not once in every worker: every layout for a build, those the units used last time for a
         # quick rebuild (the default theme's 62 templates: ~10 ms; a post uses about 20).
-        compile_templates(env, None if only is None else sorted(
-            {name for record in {id(e.templates): e.templates for e in (memo.outputs.get(item.unit)
-                                                                       for item in pending) if e is not None}.values()
-             for name, _ in record}))
+        compile_templates(env, None if only is None else _template_names(
+            entry for item in pending if (entry := memo.outputs.get(item.unit)) is not None))
     # Workers get indexes into `pending` (they inherit it): closures do not cross process boundaries.
     # Included templates' texts are recorded whenever the dev server renders (its first full build too, so that
     # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
@@ -222,6 +220,13 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     return files
 
 
+def _template_names(entries: Iterable[OutputEntry]) -> list[str]:
+    """The names of the templates these units loaded or looked for (each distinct record read once: the 10,000
+    posts of a site share one)."""
+    records = {id(entry.templates): entry.templates for entry in entries}
+    return sorted({name for record in records.values() for name, _ in record})
+
+
 _QUICK_SPLIT = Balance()
 """How a quick rebuild shares its units with its forked copy, learned from the rebuilds before in this process."""
 
@@ -268,8 +273,7 @@ class FragmentRecorder:
     def read_facts(self) -> None:
         """Once every unit is recorded: read the facts of the templates the units loaded, ahead of a template edit
         (`sitegen.blockedits`; each version of a template is parsed once)."""
-        records = {id(entry.templates): entry.templates for entry in self.memo.outputs.values()}
-        read_facts(self.env, sorted({name for record in records.values() for name, _ in record}))
+        read_facts(self.env, _template_names(self.memo.outputs.values()))
 
     @property
     def done(self) -> bool:
