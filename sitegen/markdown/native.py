@@ -141,10 +141,12 @@ def _odd_syntax(text: str) -> bool:
     return False
 
 
-_LIST_LINE = re.compile(rf"{_PREFIX}{_LIST_MARKER}(?:[ \t]|$)")
+_LIST_LINE = re.compile(rf"^{_PREFIX}{_LIST_MARKER}(?:[ \t]|$)")
 """A line that opens a list item, after quote markers too."""
-_QUOTE_LINE = re.compile(rf"[ \t]*(?:{_LIST_MARKER}[ \t]+)*>")
-"""A line that opens or continues a quote, in a list item too."""
+_QUOTE_LINE = re.compile(rf"^[ \t]*(?:{_LIST_MARKER}[ \t]+)*>")
+"""A line that opens or continues a quote, in a list item too. (These line patterns are only ever matched at a
+line's start; the `^` keeps a search from trying every position, each scanning to the end: 93 s on 20,000
+characters of `- `.)"""
 
 _TEXT_FALLBACK = re.compile(r"[$@{}]|\\[\[\]()]|www\.|(?:https?|mailto|xmpp):|<!|\]\(", re.IGNORECASE)
 """Text outside code that a sitegen plugin may read: math (`$`), attributes and kramdown (`{ }`), GFM autolinks
@@ -633,10 +635,10 @@ def _open_lf(children: list[Any]) -> str:
     return ">" if first is None or first in _INLINE_NAMES else ">\n"
 
 
-_RAW_TEXT_BLOCK = re.compile(r"[ \t]*<(pre|script|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
+_RAW_TEXT_BLOCK = re.compile(r"^[ \t]*<(pre|script|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
 """HTML blocks that run to their closing tag, blank lines included: left open, the parsers end them differently."""
 
-_MARKED_BLOCK = re.compile(r"[ \t]*(<!--|<\?|<!\[CDATA\[|<![A-Za-z])")
+_MARKED_BLOCK = re.compile(r"^[ \t]*(<!--|<\?|<!\[CDATA\[|<![A-Za-z])")
 _MARKED_BLOCK_ENDS = {"<!--": "-->", "<?": "?>", "<![CDATA[": "]]>"}
 """HTML blocks that run to an end marker, blank lines included (CommonMark's kinds 2-5; a declaration `<!X` ends
 at `>`): left open, the parsers end them differently."""
