@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from sitegen.confine import outside
-from sitegen.memo import BuildMemo, code_version
+from sitegen.memo import BuildMemo, code_version, user_cache_dir
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 """Open the path itself, never what a link there points to (0 where the platform has no such flag)."""
@@ -35,7 +35,7 @@ def _secret() -> bytes:
     env = os.environ.get("SITEGEN_CACHE_KEY")
     if env:
         return env.encode()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sitegen"
+    base = user_cache_dir()
     path = base / "cache-secret"
     try:
         return path.read_bytes()

@@ -16,6 +16,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -82,6 +83,12 @@ def code_version() -> str:
     for path in sorted(root.rglob("*.py")):
         h.update(b"\x00" + path.relative_to(root).as_posix().encode() + b"\x00" + path.read_bytes())
     return f"{sitegen.__version__}+{h.hexdigest()}"
+
+
+def user_cache_dir() -> Path:
+    """Where sitegen keeps what outlives one site's build cache, for this user: the cache's signing secret and the
+    compiled default theme (`$XDG_CACHE_HOME/sitegen`, else `~/.cache/sitegen`)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sitegen"
 
 
 def config_key(config: SiteConfig, dialect: str = "sitegen") -> str:

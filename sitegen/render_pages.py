@@ -34,6 +34,7 @@ from sitegen.templates import (
     TrackingEnvironment,
     make_environment,
     select_template,
+    shared_template_cache,
     template_error,
 )
 from sitegen.views import PageView, SiteState, SiteView, context_key
@@ -400,7 +401,8 @@ def page_environment(state: SiteState | SitePlan, how: PageRendering, memo: Buil
     translator = Translator(how.strings or Strings(), config.language,
                             config.languages[0].tag if config.languages else config.language, config.date_format)
     return make_environment(search_path, config, lambda text: renderer.render(text).html,
-                            bytecode_cache=MemoBytecodeCache(memo), urls=state.urls, translator=translator)
+                            bytecode_cache=MemoBytecodeCache(memo, shared_template_cache()), urls=state.urls,
+                            translator=translator)
 
 
 def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfig, memo: BuildMemo
@@ -414,7 +416,8 @@ def template_syntax_errors(site_dir: Path, themes: list[Path], config: SiteConfi
         return []
     names = sorted({f.relative_to(folder).as_posix() for folder in own for f in folder.rglob("*.html")
                     if f.is_file()})
-    env = make_environment(search_path, config, lambda text: text, bytecode_cache=MemoBytecodeCache(memo))
+    env = make_environment(search_path, config, lambda text: text,
+                           bytecode_cache=MemoBytecodeCache(memo, shared_template_cache()))
     errors: list[SitegenError] = []
     for name in names:
         try:
