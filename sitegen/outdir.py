@@ -33,7 +33,7 @@ _SYSTEM = frozenset({"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64
                      "sbin", "srv", "sys", "tmp", "usr", "var", "Applications", "Library", "System", "Users",
                      "Volumes", "private"})
 """Top-level folders of Linux and macOS that are never an output themselves (`/var/www/site` may be)."""
-_STAGING = re.compile(r"(\d+)-[0-9a-f]{8}")
+_STAGING = re.compile(r"^(\d+)-[0-9a-f]{8}")
 _HELD: set[Path] = set()
 """Outputs whose lock this process holds (the build command takes it, then the writer finds it taken)."""
 

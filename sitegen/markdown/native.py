@@ -203,7 +203,7 @@ def _odd_backtick_runs(lines: list[str]) -> bool:
 
 
 _DELIMITER_ROW = re.compile(r"[ \t>|:-]*")
-_TOP_HEADER = re.compile(rf"(?![ \t]*(?:{_LIST_MARKER}(?:[ \t]|$)|>))[^\n]*\|")
+_TOP_HEADER = re.compile(rf"^(?![ \t]*(?:{_LIST_MARKER}(?:[ \t]|$)|>))[^\n]*\|")
 """A table's header row that starts a line (not in a list item or quote) and holds a `|`."""
 
 

@@ -231,7 +231,7 @@ class MarkdownRenderer:
         return href
 
 
-_PLAIN_LINE = re.compile(r"[^\W\d_](?:[^\s\x00-\x1f\x7f*_~`\[\]\\<>&$@{}|^]| )*+(?<! )")
+_PLAIN_LINE = re.compile(r"^[^\W\d_](?:[^\s\x00-\x1f\x7f*_~`\[\]\\<>&$@{}|^]| )*+(?<! )")
 """A line that is one paragraph of plain text: it starts with a letter (no list, heading, quote, code, table, HTML,
 math or attribute block starts so), holds no line break, tab or other whitespace than single-line spaces (which
 a paragraph would trim at its ends), and none of the characters inline rules start at (`:`, and `w` for `www.`,
