@@ -12,18 +12,22 @@ the first image. `image_warnings` names, with file:line, each image that is miss
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import io
+import os
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html import unescape
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from sitegen.errors import Diagnostic
 from sitegen.memo import BuildMemo, digest, key_of
+
+Made = TypeVar("Made")
 
 RASTER = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP"}
 """What is processed (by output file extension); GIF (animation) and SVG are left as they are."""
@@ -86,45 +90,40 @@ class ImageCatalog:
     @classmethod
     def build(cls, assets: dict[str, bytes], candidates: list[str], settings: ImageSettings,
               memo: BuildMemo) -> ImageCatalog:
-        """Catalogue the `candidates` (output paths of content resources and the site's static files)."""
+        """Catalogue the `candidates` (output paths of content resources and the site's static files), the images
+        that are not in the memo yet processed on every core (`on_every_core`)."""
         catalog = cls(settings)
         if not settings.process:
             return catalog
-        for path in sorted(candidates):
-            ext = posixpath.splitext(path)[1].lower()
-            if ext not in RASTER or path not in assets:
-                continue
-            data = assets[path]
-            size = memo.blob(key_of("image-size-decoded", digest(data)), functools.partial(_measure, data)).decode()
+        paths = [p for p in sorted(candidates) if posixpath.splitext(p)[1].lower() in RASTER and p in assets]
+        for path, (size, made) in zip(paths, on_every_core(
+                functools.partial(_process, assets=assets, settings=settings, memo=memo), paths), strict=True):
             if not size[0].isdigit():
                 catalog.broken[path] = size
                 continue
             width, height = (int(n) for n in size.split("x"))
-            stem = path[: -len(ext)]
-            copies: list[tuple[str, int]] = []
-            webp: list[tuple[str, int]] = []
-            source = _Decoded(data)  # decoded at most once, and only when some copy is not in the memo yet
-            smaller = [w for w in settings.widths if w < width]
-            plan = [*((w, RASTER[ext], f"{stem}.{w}w{ext}", copies) for w in smaller),
-                    *((w, "WEBP", f"{stem}.{w}w.webp", webp)
-                      for w in [*smaller, *([width] if width <= settings.largest_webp else [])])]
-            for w, fmt, out, bucket in plan:
-                key = key_of("image", digest(data), w, fmt, settings.quality)
-                catalog.files[out] = memo.blob(key, functools.partial(_resize, source, w, fmt, settings.quality))
-                bucket.append((out, w))
-            catalog.images[path] = ImageInfo(width, height, tuple(copies), tuple(webp))
+            catalog.files.update((out, data) for out, _, _, data in made)
+            catalog.images[path] = ImageInfo(width, height, tuple((out, w) for out, w, webp, _ in made if not webp),
+                                             tuple((out, w) for out, w, webp, _ in made if webp))
         return catalog
 
     def add_share_crops(self, paths: set[str], assets: dict[str, bytes], memo: BuildMemo) -> None:
-        """A 1200×630 JPEG (cropped to fill) of each catalogued image that a page shares, as link previews want."""
+        """A 1200×630 JPEG (cropped to fill) of each catalogued image that a page shares, as link previews want
+        (made on every core)."""
+        todo = []
         for path in sorted(paths):
             info = self.images.get(path)
-            if info is None or (info.width, info.height) == SHARE_SIZE:
-                continue
-            out = path[: -len(posixpath.splitext(path)[1])] + ".share.jpg"
+            if info is not None and (info.width, info.height) != SHARE_SIZE:
+                todo.append(path)
+
+        def crop(path: str) -> bytes:
             data = assets[path]
-            self.files[out] = memo.blob(key_of("image-share", digest(data), SHARE_SIZE, self.settings.quality),
-                                        functools.partial(_share_crop, data, self.settings.quality))
+            return memo.blob(key_of("image-share", digest(data), SHARE_SIZE, self.settings.quality),
+                             functools.partial(_share_crop, data, self.settings.quality))
+
+        for path, data in zip(todo, on_every_core(crop, todo), strict=True):
+            out = path[: -len(posixpath.splitext(path)[1])] + ".share.jpg"
+            self.files[out] = data
             self.shares[path] = out
 
     @property
@@ -132,6 +131,38 @@ class ImageCatalog:
         """What pages' HTML depends on (for the output cache): every image's size and copies."""
         return key_of("images", self.settings, sorted(self.images.items()), sorted(self.broken),
                       sorted(self.shares.items()))
+
+
+def on_every_core(work: Callable[[str], Made], items: list[str]) -> list[Made]:
+    """`work` on each item, in threads on every core when there are several: Pillow lets go of the interpreter's
+    lock as it decodes, scales and encodes, so images are made side by side (the results, in order, are the same
+    as one by one; the first item that fails raises, as it would have)."""
+    threads = min(len(items), os.cpu_count() or 1)
+    if threads < 2:
+        return [work(item) for item in items]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sitegen-images") as pool:
+        return list(pool.map(work, items))
+
+
+def _process(path: str, assets: dict[str, bytes], settings: ImageSettings, memo: BuildMemo
+             ) -> tuple[str, list[tuple[str, int, bool, bytes]]]:
+    """One image's size (`WxH`, or why it cannot be read) and its copies: (output path, width, whether WebP, bytes)
+    for each smaller width in its own format and in WebP (and WebP at its own width), from the memo or made."""
+    ext = posixpath.splitext(path)[1].lower()
+    data = assets[path]
+    size = memo.blob(key_of("image-size-decoded", digest(data)), functools.partial(_measure, data)).decode()
+    if not size[0].isdigit():
+        return size, []
+    width = int(size.split("x")[0])
+    stem = path[: -len(ext)]
+    source = _Decoded(data)  # decoded at most once, and only when some copy is not in the memo yet
+    smaller = [w for w in settings.widths if w < width]
+    plan = [*((w, RASTER[ext], f"{stem}.{w}w{ext}", False) for w in smaller),
+            *((w, "WEBP", f"{stem}.{w}w.webp", True)
+              for w in [*smaller, *([width] if width <= settings.largest_webp else [])])]
+    return size, [(out, w, webp, memo.blob(key_of("image", digest(data), w, fmt, settings.quality),
+                                           functools.partial(_resize, source, w, fmt, settings.quality)))
+                  for w, fmt, out, webp in plan]
 
 
 def _measure(data: bytes) -> bytes:

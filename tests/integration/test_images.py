@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -109,3 +110,32 @@ def test_a_truncated_jpeg_is_a_located_warning_not_a_failed_build(make_site: Mak
     result = build(site)
     found = [w.format() for w in result.warnings if "cut.jpg" in w.message]
     assert any("content/posts/p/index.md:4: image cut.jpg: cannot read the image" in w for w in found), found
+
+
+def test_images_made_side_by_side_are_those_made_one_by_one(make_site: MakeSite, monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    # Copies and share crops are made in threads, one image each (Pillow lets go of the interpreter's lock).
+    posts = {f"content/posts/p{i}/index.md": f"---\ntitle: P{i}\n---\n![photo {i}](photo.png)\n" for i in range(6)}
+    photos = {f"content/posts/p{i}/photo.png": _png(900 + 40 * i, 500) for i in range(6)}
+    site = make_site({"sitegen.yaml": "title: T\nbase_url: https://e.org/\n", **posts, **photos,
+                      "content/posts/p9/index.md": "---\ntitle: P9\n---\n![broken](broken.png)\n",
+                      "content/posts/p9/broken.png": b"not a png at all"})
+    meet = threading.Barrier(2, timeout=20)  # the first two copies are made at the same time, or this fails
+    calls: list[str] = []
+    resize = sitegen.images._resize
+
+    def recording(*args: object) -> bytes:
+        calls.append(threading.current_thread().name)
+        if len(calls) <= 2 and meet.parties == 2:
+            meet.wait()
+        return resize(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sitegen.images, "_resize", recording)
+    monkeypatch.setattr(sitegen.images.os, "cpu_count", lambda: 4)
+    side_by_side = _build(site, BuildMemo())
+    assert len(set(calls[:2])) == 2 and all(name.startswith("sitegen-images") for name in calls)
+    meet = threading.Barrier(1)
+    monkeypatch.setattr(sitegen.images.os, "cpu_count", lambda: 1)
+    assert _build(site, BuildMemo()) == side_by_side
+    assert all(f"posts/p{i}/photo.share.jpg" in side_by_side for i in range(6))
+    assert "posts/p9/broken.480w.png" not in side_by_side
