@@ -45,7 +45,7 @@ from sitegen.memo import BuildMemo, config_key, digest, key_of, site_inputs_key,
 from sitegen.multilingual import cvs_of, link_plans, merge_files, relabel_language, root_files
 from sitegen.outputs import generate_outputs
 from sitegen.owners import OutputOwners
-from sitegen.parallel import map_in_two, render_many, with_params
+from sitegen.parallel import cores, map_in_two, render_many, with_params
 from sitegen.plan import SitePlan, plan_site, source_label
 from sitegen.render_pages import (
     PageRendering,
@@ -308,7 +308,7 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
         files, origins = _copy_resources(sources, plan.tree, site.origins)
         return files, origins, ImageCatalog.build({**static, **files}, [
             *plan.tree.resources.values(), *_site_static(sources, site_dir)],
-            ImageSettings.from_params(plan.config.params), memo)
+            ImageSettings.from_params(plan.config.params), memo, cores(options.jobs))
 
     # While workers render the Markdown, this process compiles the templates and reads the resources and images
     # (none of which needs the Markdown), rather than wait for the workers and then do it.
@@ -322,7 +322,7 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     # Then each page's <img> uses the images' sizes and copies.
     readable = {**static, **files}
     state.images = images
-    images.add_share_crops(_shared_images(state), readable, memo)
+    images.add_share_crops(_shared_images(state), readable, memo, cores(options.jobs))
     copies = dict(images.files)
     if not default:  # copies of static images are published once, at the root, by the default language
         copies = {p: b for p, b in copies.items() if p not in _static_copies(images, static)}

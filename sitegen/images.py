@@ -15,7 +15,6 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import io
-import os
 import posixpath
 import re
 from collections.abc import Callable, Iterator
@@ -89,15 +88,15 @@ class ImageCatalog:
 
     @classmethod
     def build(cls, assets: dict[str, bytes], candidates: list[str], settings: ImageSettings,
-              memo: BuildMemo) -> ImageCatalog:
+              memo: BuildMemo, threads: int = 1) -> ImageCatalog:
         """Catalogue the `candidates` (output paths of content resources and the site's static files), the images
-        that are not in the memo yet processed on every core (`on_every_core`)."""
+        that are not in the memo yet processed in `threads` threads (`side_by_side`)."""
         catalog = cls(settings)
         if not settings.process:
             return catalog
         paths = [p for p in sorted(candidates) if posixpath.splitext(p)[1].lower() in RASTER and p in assets]
-        for path, (size, made) in zip(paths, on_every_core(
-                functools.partial(_process, assets=assets, settings=settings, memo=memo), paths), strict=True):
+        for path, (size, made) in zip(paths, side_by_side(
+                functools.partial(_process, assets=assets, settings=settings, memo=memo), paths, threads), strict=True):
             if not size[0].isdigit():
                 catalog.broken[path] = size
                 continue
@@ -107,9 +106,9 @@ class ImageCatalog:
                                              tuple((out, w) for out, w, webp, _ in made if webp))
         return catalog
 
-    def add_share_crops(self, paths: set[str], assets: dict[str, bytes], memo: BuildMemo) -> None:
+    def add_share_crops(self, paths: set[str], assets: dict[str, bytes], memo: BuildMemo, threads: int = 1) -> None:
         """A 1200×630 JPEG (cropped to fill) of each catalogued image that a page shares, as link previews want
-        (made on every core)."""
+        (made in `threads` threads)."""
         todo = []
         for path in sorted(paths):
             info = self.images.get(path)
@@ -121,7 +120,7 @@ class ImageCatalog:
             return memo.blob(key_of("image-share", digest(data), SHARE_SIZE, self.settings.quality),
                              functools.partial(_share_crop, data, self.settings.quality))
 
-        for path, data in zip(todo, on_every_core(crop, todo), strict=True):
+        for path, data in zip(todo, side_by_side(crop, todo, threads), strict=True):
             out = path[: -len(posixpath.splitext(path)[1])] + ".share.jpg"
             self.files[out] = data
             self.shares[path] = out
@@ -133,11 +132,11 @@ class ImageCatalog:
                       sorted(self.shares.items()))
 
 
-def on_every_core(work: Callable[[str], Made], items: list[str]) -> list[Made]:
-    """`work` on each item, in threads on every core when there are several: Pillow lets go of the interpreter's
-    lock as it decodes, scales and encodes, so images are made side by side (the results, in order, are the same
-    as one by one; the first item that fails raises, as it would have)."""
-    threads = min(len(items), os.cpu_count() or 1)
+def side_by_side(work: Callable[[str], Made], items: list[str], threads: int) -> list[Made]:
+    """`work` on each item, in up to `threads` threads: Pillow lets go of the interpreter's lock as it decodes,
+    scales and encodes, so images are made side by side (the results, in order, are the same as one by one; the
+    first item that fails raises, as it would have)."""
+    threads = min(len(items), threads)
     if threads < 2:
         return [work(item) for item in items]
     with concurrent.futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="sitegen-images") as pool:

@@ -162,10 +162,16 @@ def collect_if_due(share: float = 0.5) -> bool:
     return True
 
 
+def cores(jobs: int | None) -> int:
+    """The cores this process may use (its CPU affinity), or `jobs` when the user gave `--jobs`."""
+    if jobs is not None:
+        return max(1, jobs)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def worker_count(pages: int, jobs: int | None) -> int:
     """How many processes to use for `pages` pages (`jobs` caps it; 1 means in-process)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    wanted = cores if jobs is None else max(1, jobs)
+    wanted = cores(jobs)
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     return max(1, min(wanted, pages // MIN_PAGES_PER_WORKER))

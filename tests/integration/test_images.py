@@ -114,7 +114,8 @@ def test_a_truncated_jpeg_is_a_located_warning_not_a_failed_build(make_site: Mak
 
 def test_images_made_side_by_side_are_those_made_one_by_one(make_site: MakeSite, monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
-    # Copies and share crops are made in threads, one image each (Pillow lets go of the interpreter's lock).
+    # Copies and share crops are made in threads, one image each, as many as --jobs (else the cores) allows
+    # (Pillow lets go of the interpreter's lock).
     posts = {f"content/posts/p{i}/index.md": f"---\ntitle: P{i}\n---\n![photo {i}](photo.png)\n" for i in range(6)}
     photos = {f"content/posts/p{i}/photo.png": _png(900 + 40 * i, 500) for i in range(6)}
     site = make_site({"sitegen.yaml": "title: T\nbase_url: https://e.org/\n", **posts, **photos,
@@ -131,11 +132,14 @@ def test_images_made_side_by_side_are_those_made_one_by_one(make_site: MakeSite,
         return resize(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(sitegen.images, "_resize", recording)
-    monkeypatch.setattr(sitegen.images.os, "cpu_count", lambda: 4)
-    side_by_side = _build(site, BuildMemo())
+    side_by_side = _built(site, jobs=4)
     assert len(set(calls[:2])) == 2 and all(name.startswith("sitegen-images") for name in calls)
     meet = threading.Barrier(1)
-    monkeypatch.setattr(sitegen.images.os, "cpu_count", lambda: 1)
-    assert _build(site, BuildMemo()) == side_by_side
+    assert _built(site, jobs=1) == side_by_side
     assert all(f"posts/p{i}/photo.share.jpg" in side_by_side for i in range(6))
     assert "posts/p9/broken.480w.png" not in side_by_side
+
+
+def _built(site: Path, jobs: int) -> dict[str, bytes]:
+    return build_site(BuildOptions(source=site, jobs=jobs, now=dt.datetime(2030, 1, 1, tzinfo=dt.UTC)),
+                      BuildMemo()).files
