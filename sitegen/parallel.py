@@ -103,7 +103,7 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
     rendered = renderer.render(body, RenderContext(source=source, body_line=page.body_line, resolve_link=recording))
     rendered.plain, rendered.words = plain_words(rendered.html)  # here, on every core, not in templates
     if terms:  # and the search index's share of the work
-        rendered.terms = packed_term_weights(search_text(rendered.plain))
+        rendered.terms = packed_term_weights(search_text(rendered.plain, collapsed=True))
     rendered.warnings = tuple(notes)
     if summary and page.summary is not None:  # here, on every core, rather than one by one in the build process
         rendered.front_summary = renderer.render_summary(page.summary)

@@ -71,11 +71,14 @@ _LATIN_TERM = re.compile(r"[^\W_" + _CJK.pattern[1:-1] + r"]{1,40}")
 _MATH = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]", re.S)
 
 
-def search_text(text: str) -> str:
+def search_text(text: str, *, collapsed: bool = False) -> str:
     """Plain text as the search index keeps it: whitespace collapsed, math source (`\\(...\\)`, `\\[...\\]`)
-    left out."""
+    left out. `collapsed`: the text's whitespace is collapsed already (`plain_words`' text), so a text without
+    math is returned as it is."""
     if "\\(" in text or "\\[" in text:  # (most pages have no math: no need for the pattern's scan)
         text = _MATH.sub(" ", text)
+    elif collapsed:
+        return text
     return " ".join(text.split())
 
 

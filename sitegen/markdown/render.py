@@ -76,7 +76,8 @@ class Rendered:
     """Relative links to content files that do not exist."""
     has_math: bool = False
     plain: str | None = None
-    """The text without tags, filled in once (by the render workers, else on first use; kept with the memo)."""
+    """The text without tags, whitespace collapsed (`sitegen.content.text.plain_words`), filled in once (by the
+    render workers, else on first use; kept with the memo)."""
     words: tuple[int, int] | None = None
     """(latin words, CJK characters) of `plain`, filled in with it."""
     terms: str | None = None

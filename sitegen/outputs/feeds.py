@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import itertools
-from xml.sax.saxutils import escape, quoteattr
 
 import sitegen
 from sitegen.content.dates import iso
 from sitegen.memo import BuildMemo, key_of
 from sitegen.outputs.absolute import absolutize
 from sitegen.outputs.context import OutputContext
+from sitegen.outputs.xmltext import escape, quoteattr
 from sitegen.views import PageView, SiteState
 
 DEFAULT_LIMIT = 20

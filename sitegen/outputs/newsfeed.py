@@ -5,8 +5,6 @@ A `content/news/` section gets its feed from `feeds.py` like every section; this
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
-
 from markupsafe import Markup
 
 import sitegen
@@ -15,6 +13,7 @@ from sitegen.content.news import URL
 from sitegen.cv.html import inline_markdown
 from sitegen.outputs.context import OutputContext
 from sitegen.outputs.feeds import feed_settings
+from sitegen.outputs.xmltext import escape, quoteattr
 
 PATH = "news/feed.xml"
 

@@ -190,21 +190,23 @@ def _doc_makers(state: SiteState, files: dict[str, bytes]) -> list[tuple[str, st
     return out
 
 
-def _doc(state: SiteState, source: str, text: str) -> Doc:
+def _doc(state: SiteState, source: str, text: str, *, collapsed: bool = False) -> Doc:
     page = state.tree.pages[source]
     date = page.date.date().isoformat() if page.date else ""
     lang = page.lang or state.config.language or ""
     keywords = [str(v) for taxonomy in ("categories", "tags") for v in page.taxonomies.get(taxonomy, [])]
     keywords.append(page.description)
-    return Doc(state.urls.url(state.tree.urls[source]), page.title, date, lang, search_text(text), " ".join(keywords))
+    return Doc(state.urls.url(state.tree.urls[source]), page.title, date, lang, search_text(text, collapsed=collapsed),
+               " ".join(keywords))
 
 
 def _markdown_doc(state: SiteState, source: str) -> Part:
     """A page's Doc from its rendered Markdown (the plain text the render workers made)."""
     rendered = state.rendered[source]
+    collapsed = rendered.plain is not None  # plain_words' text
     text = rendered.plain if rendered.plain is not None else plain_text(rendered.html)
     terms = getattr(rendered, "terms", None)  # a Rendered from an older cache has none
-    return _part(_doc(state, source, text), None if terms is None else unpack_term_weights(terms))
+    return _part(_doc(state, source, text, collapsed=collapsed), None if terms is None else unpack_term_weights(terms))
 
 
 def _html_doc(state: SiteState, source: str, html: str) -> Part:

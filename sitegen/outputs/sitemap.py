@@ -6,10 +6,9 @@ translations as `xhtml:link` alternates, and `/sitemap.xml` is the index of thos
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from sitegen.content.languages import LanguageSite, Version
 from sitegen.outputs.context import OutputContext
+from sitegen.outputs.xmltext import escape
 from sitegen.views import SiteState
 
 _SKIP_KINDS = {"404"}

@@ -168,6 +168,7 @@ def test_collapsed_text_without_math_is_its_own_search_text() -> None:
     pieces = [*_PIECES, "\\(x\\)", "\\[", "\u2003", "\u00a0"]
     for _ in range(2000):
         text = " ".join("".join(rnd.choice(pieces) for _ in range(12)).split())
+        assert search_text(text, collapsed=True) == search_text(text), text
         if "\\(" not in text and "\\[" not in text:
             assert search_text(text) == text, text
         else:
