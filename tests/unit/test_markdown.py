@@ -159,4 +159,27 @@ def test_link_normalization_is_memoized_with_the_same_urls() -> None:
             "https://example.com/a b"]
     for url in urls * 2:
         assert MD.md.normalizeLink(url) == normalizeLink(url)
-    assert MD.md.normalizeLink.cache_info().hits >= len(urls)  # type: ignore[attr-defined]
+    from sitegen.markdown.render import _PLAIN_URL
+
+    cached = MD.md.normalizeLink.__wrapped__  # type: ignore[attr-defined]  # a plain URL skips it
+    assert cached.cache_info().hits >= len([url for url in urls if not _PLAIN_URL.fullmatch(url)])
+
+
+def test_plain_urls_are_what_normalize_link_gives() -> None:
+    """The URLs `_PLAIN_URL` lets skip markdown-it-py's `normalizeLink` are the ones it gives back unchanged."""
+    from sitegen.markdown.render import _PLAIN_URL, plain_urls_as_they_are
+
+    rnd = random.Random(11)
+    starts = ["", "http://", "https://", "HTTP://", "//", "/", "./", "../", "mailto:", "ftp://"]
+    hosts = ["", "example.com", "a-b.c0", "xn--bcher-kva.ch", "Example.COM", "b\u00fccher.de", "-x.y", "a..b", "h"]
+    pieces = ["a", "Z", "0", "-", "_", ".", "~", "/", "?", "=", "&", "#", "%20", "%", ":", "@", " ", "\u00e9",
+              "[", "]", "'", "(", "!", "*", "+", ",", ";", "$", "..", "//"]
+    matched = with_host = 0
+    normalize = plain_urls_as_they_are(normalizeLink)
+    for _ in range(40_000):
+        url = rnd.choice(starts) + rnd.choice(hosts) + "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 8)))
+        assert normalize(url) == normalizeLink(url), url
+        if _PLAIN_URL.fullmatch(url):
+            matched += 1
+            with_host += url.startswith("http")
+    assert matched > 2_000 and with_host > 500, (matched, with_host)
