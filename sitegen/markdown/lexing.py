@@ -99,7 +99,8 @@ def _alternation(rules: Sequence[Rule], members: list[tuple[int, tuple[str, str,
         if moved is None:
             return alone
         # A verbose pattern may end in a comment: the newline ends it before the group closes.
-        sources.append(f"(?{on}-{off}:{moved}\n)()" if "x" in on else f"(?{on}-{off}:{moved})()")
+        scope = f"{on}-{off}" if off else on  # `(?imsx-:` would be an error: a dash needs a flag after it
+        sources.append(f"(?{scope}:{moved}\n)()" if "x" in on else f"(?{scope}:{moved})()")
         groups += count + 1
         table[groups] = i
     try:

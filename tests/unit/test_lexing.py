@@ -3,6 +3,7 @@ tokens Pygments' own loop gives, for every regex lexer Pygments ships."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -118,3 +119,14 @@ def test_highlighted_fences_are_unchanged(stock_then_fast: None) -> None:
     highlight_code.cache_clear()
     assert fast == stock
     assert stock[0].count('<span class="k">def</span>') >= 5
+
+
+def test_a_rule_with_every_scoped_flag_still_joins(stock_then_fast: None) -> None:
+    """A rule compiled with IGNORECASE, MULTILINE, DOTALL and VERBOSE at once joins an alternation too (a scoped
+    group then has no flag to turn off)."""
+    every = re.compile(r"(?imsx) a . b  # a comment", re.M).match
+    rules = [(every, "one", None), (re.compile("c").match, "two", None)]
+    plan = lexing._plan(rules)
+    assert len(plan) == 1 and plan[0][1] is not None
+    match = plan[0][0]("A\nB", 0)
+    assert match is not None and match.group() == "A\nB"
