@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from pygments.lexer import ExtendedRegexLexer, RegexLexer
 from pygments.lexers import LEXERS, get_lexer_by_name
+from pygments.token import Keyword, Name, String, Text
 
 from sitegen.markdown import lexing
 from sitegen.markdown.highlight import highlight_code
@@ -130,3 +131,26 @@ def test_a_rule_with_every_scoped_flag_still_joins(stock_then_fast: None) -> Non
     assert len(plan) == 1 and plan[0][1] is not None
     match = plan[0][0]("A\nB", 0)
     assert match is not None and match.group() == "A\nB"
+
+
+class _CommentedLexer(RegexLexer):
+    """Rules whose comments hold a `[`, before a backreference (what a site's own lexer might have)."""
+
+    flags = re.VERBOSE
+    tokens = {"root": [(r"(k) \d", Keyword), (r"""(['"]) # quote [ ' or "
+                       .*? \1""", String), (r"(?#[)(\w)\w*?\1", Name), (r".", Text)]}
+
+
+def test_backreferences_after_a_comment_keep_their_group(stock_then_fast: None) -> None:
+    lexer = _CommentedLexer()
+    for text in ("'ab' k1", "abca", "x"):
+        assert _tokens(lexer, text, True) == _tokens(lexer, text, False)
+    assert (String, "'ab'") in _tokens(lexer, "'ab'", True)  # type: ignore[operator]
+
+
+def test_a_backreference_past_group_99_starts_a_new_alternation(stock_then_fast: None) -> None:
+    """Wikitext's root state has one (`</\\2` after 150 groups): its rules are still joined, not all alone."""
+    plan = lexing._plan(get_lexer_by_name("wikitext")._tokens["root"])
+    rules = len(get_lexer_by_name("wikitext")._tokens["root"])
+    assert len(plan) * 4 < rules, (len(plan), rules)
+    assert sum(step[1] is not None for step in plan) >= 2
