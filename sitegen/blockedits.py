@@ -22,8 +22,10 @@ Tests compare both with clean builds byte for byte.
 
 from __future__ import annotations
 
+import array
+import bisect
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +34,8 @@ import jinja2.compiler
 import jinja2.meta
 import jinja2.nodes as nodes
 
-from sitegen.memo import MISSING, BlockPlaces, OutputEntry, template_key
-from sitegen.templates import BlockCalls, TrackingEnvironment
+from sitegen.memo import MISSING, BlockPlaces, Literals, OutputEntry, template_key
+from sitegen.templates import BlockCalls, IncludeCodeGenerator, TrackingEnvironment
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,12 @@ class TemplateFacts:
     """Every template it includes or imports (None: one named by an expression)."""
     parents: frozenset[str]
     """The templates its `{% extends %}` tags name (an included template's chain renders with its context)."""
+    shape: Any = None
+    """Its syntax tree with every literal text left out: equal shapes run the same code, outputting other texts."""
+    literal_runs: tuple[tuple[str, bool, str | None], ...] | None = None
+    """Each run of literal text its code outputs (`IncludeCodeGenerator.literal_runs`), None when not known."""
+    uses_super: bool = True
+    """Whether a block of it calls `super()` (a parent's block text, captured)."""
     unkept: frozenset[str] = frozenset()
     """Its blocks whose last text an edit around them must not reuse (`Splice.keep`): the scoped ones (a call may
     see other variables than the call whose text was kept: a block called at the top and, scoped, in a loop of
@@ -105,6 +113,28 @@ def _dump(value: Any, bodies: dict[str, tuple[Any, ...]], scoped: set[str]) -> A
     if isinstance(value, list | tuple):
         return tuple(_dump(v, bodies, scoped) for v in value)
     return value
+
+
+def _shape(value: Any) -> Any:
+    """A comparable copy of a syntax tree (line numbers left out) without the texts of its literal text nodes."""
+    if isinstance(value, nodes.TemplateData):
+        return ("TemplateData",)
+    if isinstance(value, nodes.Node):
+        return (type(value).__name__, *(_shape(v) for _, v in value.iter_fields()))
+    if isinstance(value, list | tuple):
+        return tuple(_shape(v) for v in value)
+    return value
+
+
+def _literal_runs(env: jinja2.Environment, name: str, source: str
+                  ) -> tuple[tuple[str, bool, str | None], ...] | None:
+    """The runs of literal text a template's code outputs, as the environment's code generator numbers them
+    (`IncludeCodeGenerator.literal_runs`); None with another code generator."""
+    if not issubclass(env.code_generator_class, IncludeCodeGenerator):
+        return None
+    generator = env.code_generator_class(env, name, None, None, False, env.optimized)
+    generator.visit(env.parse(source, name))  # (a tree of its own: the generator may change the one it visits)
+    return tuple(generator.literal_runs)
 
 
 def _outside_blocks(node: nodes.Node) -> Iterable[nodes.Node]:
@@ -195,7 +225,9 @@ def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateF
         extends=extends, plain=plain, skeleton=skeleton, bodies=bodies, scoped=frozenset(scoped),
         assigned=frozenset(assigned), block_reads=frozenset(block_reads), block_refs=block_refs,
         reads=_reads(env, tree.body), refs=_refs(tree.find_all(nodes.Stmt), with_context_only=False),
-        parents=frozenset(name for n in extends_nodes for name in (_names(n.template) or ())), unkept=frozenset(unkept))
+        parents=frozenset(name for n in extends_nodes for name in (_names(n.template) or ())), shape=_shape(tree),
+        literal_runs=_literal_runs(env, name, source),
+        uses_super=any(n.name == "super" for n in tree.find_all(nodes.Name)), unkept=frozenset(unkept))
 
 
 _FACTS: dict[str, TemplateFacts | None] = {}
@@ -267,6 +299,7 @@ class BlockEdits:
     new: TrackingEnvironment
     _plans: dict[tuple[str, int, bool], tuple[Record, tuple[frozenset[str], tuple[str, ...]] | None]] = field(
         default_factory=dict)
+    _literal_plans: dict[tuple[str, int], tuple[Record, LiteralEdit | None]] = field(default_factory=dict)
 
     def prepare(self, records: Iterable[Record]) -> None:
         """Read the facts of every template in these records (before workers fork: each reads them once)."""
@@ -349,6 +382,58 @@ class BlockEdits:
             edited |= unkept
         return frozenset(edited), tuple(chain)
 
+    def literal_plan(self, leaf: str, record: Record) -> LiteralEdit | None:
+        """The literal texts the edit changed, for a page rendered with the layout `leaf` that loaded `record`,
+        when that is all it changed for the page: None when it changed anything else, or a literal text that
+        is not output straight (`Splice.patch`)."""
+        key = (leaf, id(record))
+        known = self._literal_plans.get(key)
+        if known is None or known[0] is not record:
+            known = self._literal_plans[key] = (record, self._literal_plan(leaf, record))
+        return known[1]
+
+    def _literal_plan(self, leaf: str, record: Record) -> LiteralEdit | None:
+        chain: list[str] = []
+        name: str | None = leaf
+        while name is not None:
+            found = self._new(name)
+            if found is None or not found.plain or found.uses_super or name in chain or len(chain) > 32:
+                return None  # (`super()` captures a parent's block text: its literal texts are not placed)
+            chain.append(name)
+            name = found.extends
+        texts: dict[tuple[str, int], tuple[str, str]] = {}
+        blocks: set[str] = set()
+        changed: set[str] = set()
+        for name, was in record:
+            if self.new.keys(name) == was:
+                continue
+            if name not in chain:
+                return None
+            old, new = self._old(name, was), self._new(name)
+            if old is None or new is None or not old.plain or old.uses_super or old.shape != new.shape \
+                    or old.literal_runs is None or new.literal_runs is None \
+                    or len(old.literal_runs) != len(new.literal_runs):
+                return None
+            for number, (before, after) in enumerate(zip(old.literal_runs, new.literal_runs, strict=True)):
+                if before[0] != after[0]:
+                    # Output straight (a text captured by a macro or a `{% set %}` is not placed), and not empty
+                    # (an empty text's place does not say on which side of a block's start or end it is).
+                    if not (before[1] and after[1]) or not before[0]:
+                        return None
+                    texts[(name, number)] = (before[0], after[0])
+                    if before[2] is not None:
+                        blocks.add(before[2])
+            changed.add(name)
+        for name, was in record:  # no edited layout is included, imported or extended other than by the chain
+            found = self._new(name) if was != MISSING else None
+            if found is None:
+                if was != MISSING:
+                    return None
+                continue
+            if found.refs is None or found.refs & changed or (name not in chain and found.parents & changed):
+                return None
+        return LiteralEdit(texts, frozenset(blocks))
+
     def _block_reads(self, facts: list[TemplateFacts]) -> frozenset[str]:
         """The names the chain's blocks, and the templates they include with the context, read from it."""
         reads: set[str] = set()
@@ -372,6 +457,25 @@ class BlockEdits:
         return frozenset(reads)
 
 
+@dataclass(frozen=True)
+class LiteralEdit:
+    """An edit of a page's layouts that changed only literal texts output straight (`BlockEdits.literal_plan`)."""
+
+    texts: dict[tuple[str, int], tuple[str, str]]
+    """{`Literal.key`: (its text before, its text now)} of each literal text the edit changed."""
+    blocks: frozenset[str]
+    """The blocks those texts are in (every call of each must have been placed)."""
+    _indexes: dict[int, tuple[tuple[tuple[str, int], ...], list[int]]] = field(default_factory=dict, compare=False)
+
+    def indexes(self, keys: tuple[tuple[str, int], ...]) -> list[int]:
+        """The indexes in a page's `keys` (`OutputEntry.literals`) of the texts this edit changed (found once for
+        the pages that share their keys: those whose layouts output the same literal texts)."""
+        known = self._indexes.get(id(keys))
+        if known is None or known[0] is not keys:
+            known = self._indexes[id(keys)] = (keys, [i for i, key in enumerate(keys) if key in self.texts])
+        return known[1]
+
+
 class Splice:
     """One unit's previous render, to be made again by rendering only its edited blocks (`render_recorded`)."""
 
@@ -380,6 +484,54 @@ class Splice:
         self.entry = entry
         self.used = False
         """Whether the unit was made this way (its templates and reads are then the last render's too)."""
+
+    def patch(self, env: TrackingEnvironment, leaf: str) -> str | None:
+        """The page after an edit that changed only literal texts of its layouts (`BlockEdits.literal_plan`):
+        its last text with each place of those texts given the new one, as a render would make it (the same code
+        on the same variables, some of its constant texts changed), or None when the page must be rendered.
+        `env.block_calls` gets every block's and literal text's place in the new text, `env.fragments` the
+        included templates' texts, moved."""
+        entry, fragments = self.entry, env.fragments
+        places, literals = entry.blocks, entry.literals
+        if places is None or literals is None or fragments is None:
+            return None
+        plan = self.edits.literal_plan(leaf, entry.templates)
+        if plan is None:
+            return None
+        if plan.blocks and any(start < 0 and name in plan.blocks for name, start, _, _ in places):
+            return None  # a call whose text was captured: its literal texts are not placed
+        keys, starts = literals
+        changed = plan.indexes(keys)
+        old = fragments.previous_text()
+        pieces: list[str] = []
+        at_edits: list[int] = []  # where each changed text starts in the old text ...
+        shifts: list[int] = []  # ... and how much longer than it the texts changed so far are
+        at = shift = 0
+        for index in changed:
+            start = starts[index]
+            before, after = plan.texts[keys[index]]
+            if start < at or not old.startswith(before, start):
+                return None  # (not as recorded: rendered instead)
+            pieces.append(old[at:start])
+            pieces.append(after)
+            at = start + len(before)
+            shift += len(after) - len(before)
+            at_edits.append(start)
+            shifts.append(shift)
+        pieces.append(old[at:])
+
+        def moved(position: int) -> int:  # a place after a changed text's start moves with it (none is inside)
+            count = bisect.bisect_left(at_edits, position)
+            return position + shifts[count - 1] if count else position
+
+        fragments.all_kept(array.array("l", [moved(at) for at in entry.spans]))  # (none has a changed text inside)
+        calls = env.block_calls = BlockCalls()
+        calls.found = tuple(place if place[1] < 0 else (place[0], moved(place[1]), moved(place[2]), place[3])
+                            for place in places)
+        calls.literals = list(keys)
+        calls.literal_starts = _moved_starts(starts, at_edits, shifts)
+        self.used = True
+        return "".join(pieces)
 
     def redo(self, leaf: str) -> tuple[list[int], tuple[str, ...]] | None:
         """(the indexes in `entry.blocks` of the outermost calls to make again, the chain of layouts), or None."""
@@ -474,8 +626,10 @@ class Splice:
         at = length = 0
         made: list[BlockPlaces] = []
         deltas: list[int] = []
+        regions: list[tuple[int, int]] = []
         for index in redo:
             name, start, end, depth = places[index]
+            regions.append((start, end))
             pieces.append(old[at:start])
             length += start - at
             while kept < count and spans[2 * kept + 1] <= start:  # before the call: kept as it is
@@ -494,8 +648,57 @@ class Splice:
         for index in range(kept, count):
             fragments.keep(index, spans[2 * index] + length - at)
         calls.found = _spliced(places, redo, made, deltas)
+        if self.entry.literals is None:
+            calls.literals_known = False
+        else:  # those of the calls made again are found by their joins; the others move as the text around them
+            calls.literals, calls.literal_starts = _spliced_literals(self.entry.literals, regions, deltas,
+                                                                     calls.literals, calls.literal_starts)
         self.used = True
         return "".join(pieces)
+
+
+def _spliced_literals(literals: Literals, regions: list[tuple[int, int]], deltas: list[int],
+                      made: list[tuple[str, int]], made_starts: Sequence[int]
+                      ) -> tuple[list[tuple[str, int]], array.array[int]]:
+    """The literal texts' keys and starts after the calls whose texts were at `regions` (start, end, in order) were
+    made again, each `deltas` longer: the old ones outside those calls, moved, and the new ones (`made`, placed
+    already) where the calls were."""
+    keys, starts = literals
+    out_keys: list[tuple[str, int]] = []
+    out_starts = array.array("l")
+    index = new = shift = 0
+    for (start, end), delta in zip(regions, deltas, strict=True):
+        while index < len(keys) and starts[index] < start:  # before the call: moved by the calls before it
+            out_keys.append(keys[index])
+            out_starts.append(starts[index] + shift)
+            index += 1
+        while index < len(keys) and starts[index] < end:  # inside it: made again
+            index += 1
+        shift += delta
+        while new < len(made) and made_starts[new] <= end + shift:  # the call's own, made again
+            out_keys.append(made[new])
+            out_starts.append(made_starts[new])
+            new += 1
+    out_keys.extend(keys[index:])
+    out_starts.extend([start + shift for start in starts[index:]])
+    out_keys.extend(made[new:])
+    out_starts.extend(made_starts[new:])
+    return out_keys, out_starts
+
+
+def _moved_starts(starts: Sequence[int], at_edits: list[int], shifts: list[int]) -> array.array[int]:
+    """Literal texts' starts (in order) after the changed texts that start at `at_edits` made the text longer by
+    `shifts` in all (so far): a start after a changed text's start moves with it."""
+    out = array.array("l")
+    done = 0
+    for number, at in enumerate(at_edits):
+        end = bisect.bisect_right(starts, at, done)  # (the changed text itself stays where it starts)
+        shift = shifts[number - 1] if number else 0
+        out.extend(starts[done:end] if not shift else [s + shift for s in starts[done:end]])
+        done = end
+    shift = shifts[-1] if shifts else 0
+    out.extend(starts[done:] if not shift else [s + shift for s in starts[done:]])
+    return out
 
 
 def _spliced(places: BlockPlaces, redo: list[int], made: list[BlockPlaces], deltas: list[int]) -> BlockPlaces:
@@ -545,6 +748,9 @@ def render_recorded(env: TrackingEnvironment, template: jinja2.Template, variabl
     later)."""
     if splice is not None:
         name = template.name
+        patched = splice.patch(env, name) if name is not None else None
+        if patched is not None:
+            return patched
         plan = splice.redo(name) if name is not None else None
         if plan is None:
             kept = splice.keep(name) if name is not None else None

@@ -177,6 +177,10 @@ class OutputEntry:
     blocks: BlockPlaces | None = None
     """Where the text of each call of its layouts' blocks is in the decoded file, recorded with `fragments`; None
     when not recorded."""
+    literals: Literals | None = None
+    """With `blocks`: the key (`sitegen.templates.Literal.key`) of each literal text of its layouts that went
+    straight into the file, and where each starts in the decoded file (an edit of those texts alone is made in the
+    file: `sitegen.blockedits.Splice.patch`)."""
     recorded: bool = False
     """Whether `fragments` and `blocks` were recorded (fragments may be empty: a file with no include): by its
     render, or afterwards by `sitegen.render_pages.FragmentRecorder` (the dev server records them while idle, not
@@ -199,6 +203,8 @@ class Fragment(NamedTuple):
 
 
 BlockPlaces = tuple[tuple[str, int, int, int], ...]
+Literals = tuple[tuple[tuple[str, int], ...], Sequence[int]]
+"""(the key of each literal text in an output, in order; where each starts): `OutputEntry.literals`."""
 """(block name, start, end, depth) of each call of a page's block in the decoded output, in the order the calls
 began (a call inside another one is deeper by one); -1, -1 for a call whose text was not placed (captured, scoped,
 or inside a text that was joined on its own): `sitegen.templates.BlockCalls`."""
@@ -291,24 +297,26 @@ class BuildMemo:
     def store_output(self, unit: str, key: str, deps: tuple[tuple[str, str], ...],
                      files: dict[str, bytes], page: str = "", templates: tuple[tuple[str, str], ...] = (),
                      fragments: tuple[Fragment, ...] = (), spans: Sequence[int] = (),
-                     blocks: BlockPlaces | None = None) -> None:
+                     blocks: BlockPlaces | None = None, literals: Literals | None = None) -> None:
         """Remember an output unit's files, what they depend on (pages' content, templates), the page they
-        belong to, the included templates' texts in them and the places of its blocks."""
+        belong to, the included templates' texts in them and the places of its blocks and literal texts."""
         self.used_outputs.add(unit)
         self.dirty = True
         self.rendered.append(unit)
         self.outputs[unit] = OutputEntry(key, deps, files, page or unit, templates, fragments, spans, blocks,
+                                         literals if blocks is not None else None,
                                          self.fragments and blocks is not None)
         if self._readers is not None:
             for dep, _ in deps:
                 self._readers.setdefault(dep, set()).add(unit)
 
     def add_fragments(self, unit: str, entry: OutputEntry, fragments: tuple[Fragment, ...],
-                      spans: Sequence[int], blocks: BlockPlaces | None = None) -> None:
-        """Give a stored unit the included templates' texts of its file and its blocks' places, recorded by
-        rendering it again (the entry is replaced, not changed; nothing else about the unit changes)."""
+                      spans: Sequence[int], blocks: BlockPlaces | None = None, literals: Literals | None = None
+                      ) -> None:
+        """Give a stored unit the included templates' texts of its file and its blocks' and literal texts' places,
+        recorded by rendering it again (the entry is replaced, not changed; nothing else about the unit changes)."""
         self.outputs[unit] = dataclasses.replace(entry, fragments=fragments, spans=spans, blocks=blocks,
-                                                 recorded=True)
+                                                 literals=literals if blocks is not None else None, recorded=True)
 
     def units_reading(self, sources: set[str]) -> set[str]:
         """Output units whose recorded dependencies include the content of any of these pages."""

@@ -21,7 +21,7 @@ from sitegen.content.urls import output_path_for
 from sitegen.errors import Diagnostic, SitegenError, TemplateError, raise_if_any
 from sitegen.i18n import Strings, Translator
 from sitegen.markdown import MarkdownRenderer
-from sitegen.memo import BlockPlaces, BuildMemo, Fragment, OutputEntry, digest, files_key
+from sitegen.memo import BlockPlaces, BuildMemo, Fragment, Literals, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
 from sitegen.parallel import Balance, fork_map, split_in_two, worker_count
 from sitegen.plan import SitePlan
@@ -181,13 +181,16 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
     contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     by_loaded: dict[frozenset[str], tuple[tuple[str, str], ...]] = {}
+    literal_keys: dict[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = {}
     for item in pending:
         if item.source in failed:
             continue
         found: tuple[tuple[Fragment | int, ...], Sequence[int]] = ((), ())
-        blocks: BlockPlaces | None = None
+        blocks: tuple[BlockPlaces, Literals | None] | None = None
         if item.unit in done:
             body, reads, loaded, found, blocks = done[item.unit]
+            if blocks is not None and blocks[1] is not None:  # (one tuple for the pages with the same layout code)
+                blocks = (blocks[0], (literal_keys.setdefault(blocks[1][0], blocks[1][0]), blocks[1][1]))
         else:  # it failed in a worker: render it here again, where its error is caught and reported
             state.reads, env.loaded = set(), set()
             try:
@@ -215,7 +218,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         was = item.previous.fragments if item.previous is not None else ()
         fragments = tuple(was[f] if isinstance(f, int) else _shared(f, records, contexts) for f in found[0])
         memo.store_output(item.unit, key, deps, {item.path: body}, item.source, templates, fragments, found[1],
-                          blocks)
+                          *(blocks or (None, None)))
         files[item.path] = body
     raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))
     return files
@@ -270,6 +273,7 @@ class FragmentRecorder:
         self._units: list[_Unit] = []
         self._records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
         self._contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self._literal_keys: dict[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]] = {}
 
     def read_facts(self) -> None:
         """Once every unit is recorded: read the facts of the templates the units loaded, ahead of a template edit
@@ -303,10 +307,13 @@ class FragmentRecorder:
                                   read_names=self.read_names)
         env.block_calls = BlockCalls()
         blocks: BlockPlaces | None = None
+        literals: Literals | None = None
         try:
             text = item.render()
             found, spans = env.fragments.finish(text)
-            blocks = env.block_calls.found
+            blocks, literals = env.block_calls.found, env.block_calls.placed_literals()
+            if literals is not None:  # (one tuple for the pages with the same layout code)
+                literals = (self._literal_keys.setdefault(literals[0], literals[0]), literals[1])
         except Exception:  # noqa: BLE001 - it rendered when it was stored: a template changed since
             found, spans, text = (), array.array("l"), None
         finally:
@@ -315,7 +322,7 @@ class FragmentRecorder:
             found, spans, blocks = (), array.array("l"), None
         # (No previous render was given: every fragment is a new one, none an index.)
         fragments = tuple(_shared(f, self._records, self._contexts) for f in found if not isinstance(f, int))
-        self.memo.add_fragments(item.unit, entry, fragments, spans, blocks)
+        self.memo.add_fragments(item.unit, entry, fragments, spans, blocks, literals)
 
 
 def _shared(fragment: Fragment, records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]],
@@ -465,18 +472,20 @@ class _Unit:
 def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit], reuse: _FragmentReuse | None,
                   edits: BlockEdits | None, indexes: Sequence[int]
                   ) -> list[tuple[str, bytes, frozenset[str], frozenset[str],
-                                  tuple[tuple[Fragment | int, ...], Sequence[int]], BlockPlaces | None]]:
+                                  tuple[tuple[Fragment | int, ...], Sequence[int]],
+                                  tuple[BlockPlaces, Literals | None] | None]]:
     """(unit, bytes, pages whose content it read, templates it loaded or looked for, its included templates'
     texts when `reuse` is on, its blocks' places when it was made from its edited blocks) for each unit that
     renders; failures are left out, for the caller to render again and report (errors stay where they are made,
     not pickled across processes). With `edits`, a unit is made by rendering only its edited blocks when that
     gives the same page."""
     out: list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[tuple[Fragment | int, ...], Sequence[int]],
-                    BlockPlaces | None]] = []
+                    tuple[BlockPlaces, Literals | None] | None]] = []
     # Fragments share equal records here already: the results cross to the parent as one pickle, which then
     # holds each distinct record once (the same partials of every post), not once per include.
     records: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
     contexts: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    loaded_names: dict[int, tuple[tuple[tuple[str, str], ...], frozenset[str]]] = {}
     for item in (units[i] for i in indexes):
         state.reads, env.loaded = set(), set()
         splice = None
@@ -494,10 +503,15 @@ def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit]
             fragments: tuple[tuple[Fragment | int, ...], Sequence[int]] = (
                 tuple(f if isinstance(f, int) else _shared(f, records, contexts) for f in found), spans)
             if splice is not None and splice.used:  # the text kept was made from these too
-                env.loaded.update(name for name, _ in splice.entry.templates)
+                names = loaded_names.get(id(splice.entry.templates))  # (a record is shared by many units)
+                if names is None or names[0] is not splice.entry.templates:
+                    names = loaded_names[id(splice.entry.templates)] = (
+                        splice.entry.templates, frozenset(name for name, _ in splice.entry.templates))
+                env.loaded.update(names[1])
                 state.reads.update(source for source, _ in splice.entry.deps)
+            calls = env.block_calls
             out.append((item.unit, text.encode("utf-8"), frozenset(state.reads), frozenset(env.loaded),
-                        fragments, env.block_calls.found if env.block_calls is not None else None))
+                        fragments, (calls.found, calls.placed_literals()) if calls is not None else None))
         except Exception:  # noqa: BLE001, S112 - reported by the caller's second render
             continue
         finally:

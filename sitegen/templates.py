@@ -87,9 +87,83 @@ class ConfinedLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+class Literal(str):
+    """A template's literal text as its render yields it straight into the output: a text like any other, that a
+    render recording its blocks' places also finds by its type (`BlockCalls.join`), so that an edit of that text
+    alone can be made in the last output without rendering again (`sitegen.blockedits.Splice.patch`). One object
+    for each run of literal text in a compiled template, made when the template is loaded."""
+
+    key: tuple[str, int]
+    """(the template's name, the run's number among the template's runs of literal text)."""
+
+
 class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
     """Jinja's code generator, but an `{% include %}` with the including template's variables (the default)
-    renders through `environment.render_include`, where a render may reuse the text it made last time."""
+    renders through `environment.render_include`, where a render may reuse the text it made last time; and a run
+    of literal text that goes straight into the output is a `Literal` (one object, made when the module loads)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.literal_runs: list[tuple[str, bool, str | None]] = []
+        """Each run of constant text the template outputs, in the order of its code: (the text, whether it is
+        yielded straight into the output as a `Literal`, not gathered into a captured text: a macro's, a
+        `{% set %}` block's, a filter block's; the block it is in, None at the template's top level)."""
+
+    def visit_Template(self, node: jinja2.nodes.Template, frame: jinja2.compiler.Frame | None = None) -> None:
+        """Jinja's module, then the `Literal` objects its functions yield (module globals: read when they run)."""
+        super().visit_Template(node, frame)
+        for number, (text, direct, _) in enumerate(self.literal_runs):
+            if direct:
+                self.writeline(f"_sitegen_literal_{number} = environment.literal({text!r}, {self.name!r}, {number})")
+
+    def visit_Output(self, node: jinja2.nodes.Output, frame: jinja2.compiler.Frame) -> None:
+        """Jinja 3.1's own output of text and expressions, with each run of constant text that is yielded
+        straight into the output yielded as a `Literal` (the same text)."""
+        if frame.require_output_check:
+            if self.has_known_extends:
+                return
+            self.writeline("if parent_template is None:")
+            self.indent()
+        finalize = self._make_finalize()
+        body: list[list[Any] | jinja2.nodes.Expr] = []
+        for child in node.nodes:
+            try:
+                if not (finalize.const or isinstance(child, jinja2.nodes.TemplateData)):
+                    raise jinja2.nodes.Impossible()
+                const = self._output_child_to_const(child, frame, finalize)
+            except (jinja2.nodes.Impossible, Exception):
+                body.append(child)
+                continue
+            if body and isinstance(body[-1], list):
+                body[-1].append(const)
+            else:
+                body.append([const])
+        if frame.buffer is not None:
+            self.writeline(f"{frame.buffer}.append(" if len(body) == 1 else f"{frame.buffer}.extend((")
+            self.indent()
+        for item in body:
+            if isinstance(item, list):
+                text = str(jinja2.utils.concat(item))
+                self.literal_runs.append((text, frame.buffer is None, frame.block))
+                if frame.buffer is None:
+                    self.writeline(f"yield _sitegen_literal_{len(self.literal_runs) - 1}")
+                else:
+                    self.writeline(self._output_const_repr(item) + ",")
+            else:
+                if frame.buffer is None:
+                    self.writeline("yield ", item)
+                else:
+                    self.newline(item)
+                self._output_child_pre(item, frame, finalize)
+                self.visit(item, frame)
+                self._output_child_post(item, frame, finalize)
+                if frame.buffer is not None:
+                    self.write(",")
+        if frame.buffer is not None:
+            self.outdent()
+            self.writeline(")" if len(body) == 1 else "))")
+        if frame.require_output_check:
+            self.outdent()
 
     def visit_Include(self, node: jinja2.nodes.Include, frame: jinja2.compiler.Frame) -> None:
         """Jinja 3.1's own (sync) include, with `render_include` in place of `template.root_render_func`."""
@@ -248,6 +322,13 @@ class TrackingEnvironment(jinja2.Environment):
         if calls is not None and context is calls.context:
             calls.unplaced(name)
 
+    @staticmethod
+    def literal(text: str, name: str | None, number: int) -> Literal:
+        """The `Literal` of a compiled template's run of literal text number `number` (its module calls this)."""
+        made = Literal(text)
+        made.key = (name or "", number)
+        return made
+
     def render_include(self, template: jinja2.Template, context: jinja2.runtime.Context,
                        local_vars: dict[str, Any]) -> Iterator[str]:
         """The text of an included template, given the including template's variables (as Jinja renders it),
@@ -281,6 +362,13 @@ class BlockCalls:
         self._marks: list[tuple[_Mark, int, int]] = []
         """(mark, index in `calls`, 1 for its start or 2 for its end) in the order they were made, which is their
         order in the output."""
+        self.literals: list[tuple[str, int]] = []
+        """The key (`Literal.key`) of each literal text found by the joins since `literals` was emptied, in the
+        order of the output ..."""
+        self.literal_starts = array.array("l")
+        """... and where each one starts, shifted as `found` is."""
+        self.literals_known = True
+        """Whether `literals` are all the unit's (not when a render kept text whose literal texts are not known)."""
 
     def start(self, name: str) -> str:
         """Record a call of the block `name`: the mark to put before its text."""
@@ -300,13 +388,24 @@ class BlockCalls:
         self.depth = self.calls[index][3]
         return mark
 
+    def placed_literals(self) -> tuple[tuple[tuple[str, int], ...], array.array[int]] | None:
+        """(`literals`, `literal_starts`) when they are all the unit's, else None."""
+        return (tuple(self.literals), self.literal_starts) if self.literals_known else None
+
     def unplaced(self, name: str) -> None:
         """Record a call whose text does not go straight into the output."""
         self.calls.append([name, -1, -1, self.depth])
 
     def join(self, parts: list[str], offset: int = 0) -> str:
         """The text of these parts (a render's, or a block's), the places of the calls recorded since the last
-        join added to `found` (shifted by `offset`, where the text will be in the page)."""
+        join added to `found` (shifted by `offset`, where the text will be in the page), and those of the literal
+        texts to `literals`."""
+        at, keys, starts = offset, self.literals, self.literal_starts
+        for part in parts:
+            if type(part) is Literal:
+                keys.append(part.key)
+                starts.append(at)
+            at += len(part)
         if not self.calls:
             return "".join(parts)
         # One pass over the parts, mark after mark (an empty text equals a mark: only the mark itself is taken).
@@ -366,9 +465,10 @@ class Fragments:
         """Each fragment of this render (new, or the index of a reused one among `previous`) and its text."""
         self._previous_fragments = previous
         self._previous_spans = previous_spans
-        self._previous = {(f.name, f.context): i for i, f in enumerate(previous)} if previous_file is not None \
-            else {}
+        self._previous: dict[tuple[str, tuple[Any, ...]], int] | None = None if previous_file is not None else {}
+        """The previous render's fragments by name and variables' key (made on the first include)."""
         self._previous_file = previous_file
+        self._finished: tuple[tuple[Fragment | int, ...], array.array[int]] | None = None
         self._previous_text: str | None = None
         self._reuse = reuse
         self.reused = 0
@@ -452,6 +552,8 @@ class Fragments:
         key = self.include_key(context, local_vars, name) if self.depth == 0 and name is not None else None
         variables = context.get_all()
         if key is not None and name is not None:
+            if self._previous is None:
+                self._previous = {(f.name, f.context): i for i, f in enumerate(self._previous_fragments)}
             found = self._previous.get((name, key))
             if found is not None and self._reuse is not None and self._reuse(self._previous_fragments[found]):
                 return self._replay(found)
@@ -508,11 +610,19 @@ class Fragments:
         self.recorded.append((index, self.previous_text()[self._previous_spans[2 * index]:
                                                           self._previous_spans[2 * index + 1]]))
 
+    def all_kept(self, spans: array.array[int]) -> None:
+        """Record every fragment of the previous render as part of this one, each at its place in `spans` (its
+        start and end in the new output, one after the other: the page's text was changed only outside them,
+        `sitegen.blockedits.Splice.patch`)."""
+        self._finished = (tuple(range(len(spans) // 2)), spans)
+
     def finish(self, output: str) -> tuple[tuple[Fragment | int, ...], array.array[int]]:
         """The fragments of this render (a reused one as its index among the previous render's: a worker process
         sends back a number, not the fragment's keys), and where each one's text is in the output, start and end
         one after the other; in order, as included, and one whose text is not there (captured by a `{% set %}`
         block and changed) left out."""
+        if self._finished is not None:
+            return self._finished
         found: list[Fragment | int] = []
         spans = array.array("l")
         at = 0

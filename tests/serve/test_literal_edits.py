@@ -1,0 +1,197 @@
+"""Under the dev server, an edit of a layout that changes only its literal text (markup, not `{{ }}` or `{% %}`)
+is made in each page's last text, at the places where the render put that text (`sitegen.blockedits.Splice.patch`),
+without rendering. Every result equals a clean build byte for byte (`Dev.edit`), and each test says how many posts
+were made that way, so that a check that lets a page be patched wrongly, or never, fails here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from sitegen.blockedits import Splice, template_facts
+from sitegen.templates import Literal, TrackingEnvironment
+from tests.conftest import MINIMAL_LAYOUTS
+from tests.serve.test_fragments import Dev
+
+BASE = ("<html><head><meta name=\"lang\" content=\"中文·ü\">"
+        "<title>{% block title %}{{ page.title }}{% endblock %}</title>"
+        "{% include 'partials/head.html' %}{% block head %}<meta name=\"x\">{% endblock %}</head><body>"
+        "{% block header %}<header>{{ site.title }}</header>{% endblock %}"
+        "<main>{% block main %}{% endblock %}</main>{% block footer %}<footer>f</footer>{% endblock %}</body></html>\n")
+SINGLE = ("{% extends 'base.html' %}{% block main %}<h1>{{ page.title }}</h1>{% block inner %}<p>inner</p>"
+          "{% endblock %}{% include 'partials/meta.html' %}"
+          "<ul>{% for tag in page.tags %}<li class=\"tag\">{{ tag.name }}</li>{% endfor %}</ul>"
+          "{% if page.params.get('note') %}<aside>note</aside>{% endif %}{{ page.content }}{% endblock %}")
+SITE = {
+    **MINIMAL_LAYOUTS,
+    # Posts with zero, one and two tags (a literal text in a loop is output that many times), one with a note.
+    **{f"content/posts/p{i}.md": f"---\ntitle: Post {i}\ndate: 2024-01-0{i + 1}\ntags: {['a', 'b'][:i]}\n"
+                                 f"{'note: yes' if i == 1 else ''}\n---\nText {i} ünïcode.\n" for i in range(3)},
+    "content/about.md": "---\ntitle: About\n---\nAbout us.\n",
+    "layouts/base.html": BASE,
+    "layouts/single.html": SINGLE,
+    "layouts/partials/head.html": "<link rel=\"x\" href=\"{{ page.url }}\">",
+    "layouts/partials/meta.html": "<p class=\"meta\">{{ page.date | isodate }}</p>",
+}
+POSTS = {f"posts/p{i}/index.html" for i in range(3)}
+
+
+class Counts:
+    """How the posts of the last edit were made: patched, or by rendering their edited blocks."""
+
+    patched = 0
+    spliced = 0
+
+
+@pytest.fixture
+def site(make_site: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> Callable[..., Dev]:
+    """A site (SITE with these files over it, `a__b_html` for `a/b.html`) built as the server builds it."""
+    patch, render = Splice.patch, Splice.render
+
+    def counted_patch(self: Splice, env: TrackingEnvironment, leaf: str) -> str | None:
+        text = patch(self, env, leaf)
+        if text is not None and self.entry.source.startswith("posts/p"):
+            Counts.patched += 1
+        return text
+
+    def counted_render(self: Splice, *args: object) -> str:
+        if self.entry.source.startswith("posts/p"):
+            Counts.spliced += 1
+        return render(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Splice, "patch", counted_patch)
+    monkeypatch.setattr(Splice, "render", counted_render)
+
+    def build(**files: str) -> Dev:
+        return Dev(make_site({**SITE, **{k.replace("__", "/").replace("_html", ".html"): v
+                                         for k, v in files.items()}}))
+
+    return build
+
+
+def edit(dev: Dev, rel: str, text: str) -> int:
+    """Edit a layout, rebuild quickly (equal to a clean build, or `Dev.edit` fails); how many posts were patched."""
+    Counts.patched = Counts.spliced = 0
+    result = dev.edit(rel, text)
+    assert POSTS <= set(result.rendered or [])
+    return Counts.patched
+
+
+def test_an_edit_of_literal_text_in_a_block_is_made_in_the_pages_text(site: Callable[..., Dev]) -> None:
+    dev = site()
+    assert edit(dev, "layouts/single.html", SINGLE.replace("<h1>", "<h1 class=\"title\">")) == 3
+    assert Counts.spliced == 0
+    assert "<h1 class=\"title\">Post 2</h1>" in dev.page("posts/p2/index.html")
+
+
+def test_edits_one_after_another_keep_every_place(site: Callable[..., Dev]) -> None:
+    # Longer and shorter, before and after non-ASCII text (places are in characters, the file is UTF-8), in a
+    # loop (each of its outputs), in a branch some pages take, in the parent layout outside its blocks, in a
+    # nested block; each result equals a clean build, which it cannot if one edit moved a place wrongly.
+    dev = site()
+    single = SINGLE
+    for old, new in [("<li class=\"tag\">", "<li class=\"tag t\">«"), ("</li>", "»</li>"),
+                     ("<aside>note</aside>", "<aside class=\"n\">a longer note, 更长</aside>"),
+                     ("<p>inner</p>", "<p>i</p>"), ("<li class=\"tag t\">«", "<li>")]:
+        single = single.replace(old, new)
+        assert edit(dev, "layouts/single.html", single) == 3, (old, new)
+    base = BASE
+    for old, new in [("<main>", "<main class=\"m\">"), ("</head><body>", "</head>\n<body class=\"b\">"),
+                     ("<footer>f</footer>", "<footer>a longer footer ©</footer>")]:
+        base = base.replace(old, new)
+        assert edit(dev, "layouts/base.html", base) == 3, (old, new)
+    page = dev.page("posts/p2/index.html")
+    assert "<ul><li>a»</li><li>b»</li></ul>" in page and "<main class=\"m\"><h1>Post 2</h1><p>i</p>" in page
+    assert "<aside class=\"n\">a longer note, 更长</aside>" in dev.page("posts/p1/index.html")
+
+
+def test_literal_edits_and_rendered_blocks_alternate(site: Callable[..., Dev]) -> None:
+    # A block made again by an edit of its code records the places of its literal texts and moves the others; the
+    # next literal edit uses them (inside the block, after it, between two blocks made again), and the other way.
+    dev = site()
+    texts = {"layouts/single.html": SINGLE, "layouts/base.html": BASE}
+    for rel, old, new, patched in [
+            ("layouts/single.html", "<h1>", "<h1 class=\"a\">", 3),
+            ("layouts/single.html", "<p>inner</p>", "<p>{{ page.title | upper }}{{ page.title * 3 }}</p>", 0),
+            ("layouts/single.html", "</ul>", "</ul>\n", 3),  # after the block made again, inside its parent
+            ("layouts/single.html", "* 3 }}</p>", "* 3 }}</p> ", 3),  # in it, after what it made longer
+            ("layouts/base.html", "<footer>f</footer>", "<footer>g</footer>", 3),  # after it, in the parent layout
+            ("layouts/base.html", ("<meta name=\"x\">", "<footer>g</footer>"),  # two blocks in one save
+             ("<meta name=\"{{ page.title }}\">", "<footer>{{ page.title }}</footer>"), 0),
+            ("layouts/base.html", "<main>", "<main class=\"m\">", 3),  # between two blocks made again
+            ("layouts/base.html", "</body>", "</body>\n", 3),
+            ("layouts/single.html", "{{ page.title }}</h1>", "{{ page.title }}!</h1>", 3),
+            ("layouts/single.html", "<ul>", "<ul data-n=\"{{ page.tags | length }}\">", 0),
+            ("layouts/single.html", "</h1>", "</h1>\n", 3)]:
+        for one, other in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,))), strict=True):
+            texts[rel] = texts[rel].replace(one, other)
+        assert edit(dev, rel, texts[rel]) == patched, (old, new)
+        assert Counts.spliced == 3 - patched, (old, new)
+    page = dev.page("posts/p0/index.html")
+    assert "<main class=\"m\"><h1 class=\"a\">Post 0!</h1>\n<p>POST 0Post 0Post 0Post 0</p> " in page
+    assert page.endswith("<footer>Post 0</footer></body>\n</html>\n")
+
+
+def test_edits_that_are_not_of_literal_texts_alone_render(site: Callable[..., Dev]) -> None:
+    dev = site()
+    single = SINGLE
+    # An expression, a tag, a constant in an expression: the blocks are rendered.
+    for old, new in [("{{ page.title }}</h1>", "{{ page.title | lower }}</h1>"),
+                     ("{{ page.title | lower }}", "{{ 'x' }}{{ page.title }}"), ("{{ 'x' }}", "{{ 'y' }}")]:
+        single = single.replace(old, new)
+        assert edit(dev, "layouts/single.html", single) == 0, (old, new)
+        assert Counts.spliced == 3, (old, new)
+    assert "<h1>ypost 1</h1>" not in dev.page("posts/p1/index.html") and "<h1>yPost 1</h1>" in dev.page(
+        "posts/p1/index.html")
+    # An included template's text is not a layout's: rendered (its include made again, the rest kept).
+    assert edit(dev, "layouts/partials/meta.html", "<p class=\"meta m\">{{ page.date | isodate }}</p>") == 0
+    assert "<p class=\"meta m\">" in dev.page("posts/p0/index.html")
+
+
+@pytest.mark.parametrize("layout, old, new", [
+    # Literal text in a macro, a `{% set %}` block or a filter block is captured, not output straight.
+    ("{% extends 'base.html' %}{% macro m() %}<b>m</b>{% endmacro %}{% block main %}{{ m() }}{% endblock %}",
+     "<b>m</b>", "<b>n</b>"),
+    ("{% extends 'base.html' %}{% block main %}{% set x %}<b>s</b>{% endset %}{{ x }}{{ x }}{% endblock %}",
+     "<b>s</b>", "<b>t</b>"),
+    ("{% extends 'base.html' %}{% block main %}{% filter upper %}<b>f</b>{% endfilter %}{% endblock %}",
+     "<b>f</b>", "<b>g</b>"),
+    # A block whose text a `{% set %}` captures, then outputs twice.
+    ("{% extends 'base.html' %}{% block main %}{% set x %}{% block inner %}<b>c</b>{% endblock %}{% endset %}"
+     "{{ x }}{{ x }}{% endblock %}", "<b>c</b>", "<b>d</b>"),
+    # A block that outputs its parent's text with `super()`: the parent's literal text is captured.
+    ("{% extends 'base.html' %}{% block footer %}{{ super() }}<b>s</b>{% endblock %}", "<b>s</b>", "<b>u</b>"),
+])
+def test_literal_text_that_is_captured_is_rendered(site: Callable[..., Dev], layout: str, old: str, new: str
+                                                   ) -> None:
+    dev = site(layouts__single_html=layout)
+    assert edit(dev, "layouts/single.html", layout.replace(old, new)) == 0
+    page = dev.page("posts/p0/index.html")
+    assert new in page or new.upper() in page  # (the filter block's is upper case)
+
+
+def test_an_edit_of_the_parent_layout_used_with_super_renders(site: Callable[..., Dev]) -> None:
+    layout = "{% extends 'base.html' %}{% block footer %}{{ super() }}<b>s</b>{% endblock %}"
+    dev = site(layouts__single_html=layout)
+    assert edit(dev, "layouts/base.html", BASE.replace("<footer>f</footer>", "<footer>g</footer>")) == 0
+    assert "<footer>g</footer><b>s</b>" in dev.page("posts/p1/index.html")
+
+
+def test_the_code_generator_yields_literal_texts_it_outputs_straight() -> None:
+    source = "<p>{{ x }}</p>{% for i in y %}<i>{{ i }}</i>{% endfor %}{% set s %}<s>{% endset %}"
+    env = TrackingEnvironment(loader=jinja2.DictLoader({"a.html": source}))
+    template = env.get_template("a.html")
+    parts = list(template.root_render_func(template.new_context({"x": 1, "y": [2, 3]})))
+    literals = [(part, part.key) for part in parts if type(part) is Literal]
+    assert literals == [("<p>", ("a.html", 0)), ("</p>", ("a.html", 1)), ("<i>", ("a.html", 2)),
+                        ("</i>", ("a.html", 3)), ("<i>", ("a.html", 2)), ("</i>", ("a.html", 3))]
+    facts = template_facts(env, "a.html", source)
+    assert facts.literal_runs == (("<p>", True, None), ("</p>", True, None), ("<i>", True, None),
+                                  ("</i>", True, None), ("<s>", False, None))
+    other = template_facts(env, "a.html", "<p class='x'>{{ x }}</p>{% for i in y %}<i>{{ i }}</i>{% endfor %}"
+                                          "{% set s %}<s>{% endset %}")
+    assert other.shape == facts.shape and other.literal_runs != facts.literal_runs
+    assert template_facts(env, "a.html", "<p>{{ x }}!</p>").shape != facts.shape
