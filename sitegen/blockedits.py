@@ -392,6 +392,22 @@ class BlockEdits:
             known = self._literal_plans[key] = (record, self._literal_plan(leaf, record))
         return known[1]
 
+    def literal_only(self, record: Record) -> bool:
+        """Whether the edit looks like one that `literal_plan` finds for pages that loaded `record`, whatever their
+        layout: it changed only literal texts output straight, of templates that none of them includes. (A guess
+        made before rendering: a quick rebuild makes such pages in this process, cheaper than forking a copy.)"""
+        changed = [(name, was) for name, was in record if self.new.keys(name) != was]
+        facts = [self._new(name) for name, was in record if was != MISSING]
+        for name, was in changed:
+            old, new = self._old(name, was), self._new(name)
+            if old is None or new is None or old.shape != new.shape or old.uses_super \
+                    or old.literal_runs is None or new.literal_runs is None \
+                    or any(found is None or found.refs is None or name in found.refs for found in facts) \
+                    or any(before[0] != after[0] and not (before[1] and after[1] and before[0])
+                           for before, after in zip(old.literal_runs, new.literal_runs, strict=False)):
+                return False
+        return bool(changed)
+
     def _literal_plan(self, leaf: str, record: Record) -> LiteralEdit | None:
         chain: list[str] = []
         name: str | None = leaf
@@ -432,7 +448,9 @@ class BlockEdits:
                 continue
             if found.refs is None or found.refs & changed or (name not in chain and found.parents & changed):
                 return None
-        return LiteralEdit(texts, frozenset(blocks))
+        encoded = {key: (before.encode("utf-8", "surrogatepass"), after.encode("utf-8", "surrogatepass"))
+                   for key, (before, after) in texts.items()}
+        return LiteralEdit(texts, encoded, frozenset(blocks))
 
     def _block_reads(self, facts: list[TemplateFacts]) -> frozenset[str]:
         """The names the chain's blocks, and the templates they include with the context, read from it."""
@@ -463,6 +481,8 @@ class LiteralEdit:
 
     texts: dict[tuple[str, int], tuple[str, str]]
     """{`Literal.key`: (its text before, its text now)} of each literal text the edit changed."""
+    encoded: dict[tuple[str, int], tuple[bytes, bytes]]
+    """The same texts in UTF-8."""
     blocks: frozenset[str]
     """The blocks those texts are in (every call of each must have been placed)."""
     _indexes: dict[int, tuple[tuple[tuple[str, int], ...], list[int]]] = field(default_factory=dict, compare=False)
@@ -484,54 +504,63 @@ class Splice:
         self.entry = entry
         self.used = False
         """Whether the unit was made this way (its templates and reads are then the last render's too)."""
+        self.file: bytes | None = None
+        """The unit's file, when it was made in its last file's bytes (`patch`): the render then returns no text."""
 
-    def patch(self, env: TrackingEnvironment, leaf: str) -> str | None:
-        """The page after an edit that changed only literal texts of its layouts (`BlockEdits.literal_plan`):
-        its last text with each place of those texts given the new one, as a render would make it (the same code
+    def patch(self, env: TrackingEnvironment, leaf: str) -> bytes | None:
+        """The page's file after an edit that changed only literal texts of its layouts (`BlockEdits.literal_plan`):
+        its last bytes with each place of those texts given the new one, as a render would make it (the same code
         on the same variables, some of its constant texts changed), or None when the page must be rendered.
         `env.block_calls` gets every block's and literal text's place in the new text, `env.fragments` the
-        included templates' texts, moved."""
+        included templates' texts, moved. Made on the bytes (the file is neither decoded nor encoded again)."""
         entry, fragments = self.entry, env.fragments
         places, literals = entry.blocks, entry.literals
-        if places is None or literals is None or fragments is None:
+        if places is None or literals is None or fragments is None or fragments.previous_file is None:
             return None
         plan = self.edits.literal_plan(leaf, entry.templates)
         if plan is None:
             return None
         if plan.blocks and any(start < 0 and name in plan.blocks for name, start, _, _ in places):
             return None  # a call whose text was captured: its literal texts are not placed
-        keys, starts = literals
-        changed = plan.indexes(keys)
-        old = fragments.previous_text()
-        pieces: list[str] = []
+        keys, starts, starts_bytes = literals
+        old = memoryview(fragments.previous_file)
+        pieces: list[bytes | memoryview] = []
         at_edits: list[int] = []  # where each changed text starts in the old text ...
-        shifts: list[int] = []  # ... and how much longer than it the texts changed so far are
-        at = shift = 0
-        for index in changed:
-            start = starts[index]
-            before, after = plan.texts[keys[index]]
-            if start < at or not old.startswith(before, start):
+        shifts: list[int] = []  # ... how much longer than it the texts changed so far are ...
+        at_bytes: list[int] = []  # ... and the same in bytes
+        shifts_bytes: list[int] = []
+        at = shift = shift_bytes = 0
+        for index in plan.indexes(keys):
+            start = starts_bytes[index]
+            before, after = plan.encoded[keys[index]]
+            if start < at or old[start:start + len(before)] != before:
                 return None  # (not as recorded: rendered instead)
             pieces.append(old[at:start])
             pieces.append(after)
             at = start + len(before)
-            shift += len(after) - len(before)
-            at_edits.append(start)
+            texts = plan.texts[keys[index]]
+            shift += len(texts[1]) - len(texts[0])
+            shift_bytes += len(after) - len(before)
+            at_edits.append(starts[index])
             shifts.append(shift)
+            at_bytes.append(start)
+            shifts_bytes.append(shift_bytes)
         pieces.append(old[at:])
 
         def moved(position: int) -> int:  # a place after a changed text's start moves with it (none is inside)
             count = bisect.bisect_left(at_edits, position)
             return position + shifts[count - 1] if count else position
 
-        fragments.all_kept(array.array("l", [moved(at) for at in entry.spans]))  # (none has a changed text inside)
+        # (The included templates' texts, in order, have no changed text inside: their starts and ends move alike.)
+        fragments.all_kept(_moved_starts(entry.spans, at_edits, shifts))
         calls = env.block_calls = BlockCalls()
         calls.found = tuple(place if place[1] < 0 else (place[0], moved(place[1]), moved(place[2]), place[3])
                             for place in places)
         calls.literals = list(keys)
         calls.literal_starts = _moved_starts(starts, at_edits, shifts)
+        calls.literal_bytes = _moved_starts(starts_bytes, at_bytes, shifts_bytes)
         self.used = True
-        return "".join(pieces)
+        return b"".join(pieces)
 
     def redo(self, leaf: str) -> tuple[list[int], tuple[str, ...]] | None:
         """(the indexes in `entry.blocks` of the outermost calls to make again, the chain of layouts), or None."""
@@ -626,24 +655,32 @@ class Splice:
         at = length = 0
         made: list[BlockPlaces] = []
         deltas: list[int] = []
-        regions: list[tuple[int, int]] = []
+        deltas_bytes: list[int] = []
+        regions: list[tuple[int, int, int, int]] = []  # each call's text's start and end, in characters and bytes
+        length_bytes = at_bytes = 0  # (the UTF-8 lengths of the new text so far and of the old text up to `at`)
         for index in redo:
             name, start, end, depth = places[index]
-            regions.append((start, end))
-            pieces.append(old[at:start])
+            piece = old[at:start]
+            pieces.append(piece)
             length += start - at
+            start_bytes = at_bytes + _utf8_length(piece)
+            end_bytes = start_bytes + _utf8_length(old[start:end])
+            regions.append((start, end, start_bytes, end_bytes))
+            length_bytes += start_bytes - at_bytes
             while kept < count and spans[2 * kept + 1] <= start:  # before the call: kept as it is
                 fragments.keep(kept, spans[2 * kept] + length - start)
                 kept += 1
             while kept < count and spans[2 * kept + 1] <= end:  # inside it: its new render records its own
                 kept += 1
             calls.found, calls.depth = (), depth
-            text = calls.join(env.block_parts(context, name), offset=length)
+            text = calls.join(env.block_parts(context, name), offset=length, offset_bytes=length_bytes)
             made.append(calls.found)
             pieces.append(text)
             length += len(text)
+            length_bytes += calls.joined_bytes
             deltas.append(len(text) - (end - start))
-            at = end
+            deltas_bytes.append(calls.joined_bytes - (end_bytes - start_bytes))
+            at, at_bytes = end, end_bytes
         pieces.append(old[at:])
         for index in range(kept, count):
             fragments.keep(index, spans[2 * index] + length - at)
@@ -651,44 +688,58 @@ class Splice:
         if self.entry.literals is None:
             calls.literals_known = False
         else:  # those of the calls made again are found by their joins; the others move as the text around them
-            calls.literals, calls.literal_starts = _spliced_literals(self.entry.literals, regions, deltas,
-                                                                     calls.literals, calls.literal_starts)
+            calls.literals, calls.literal_starts, calls.literal_bytes = _spliced_literals(
+                self.entry.literals, regions, deltas, deltas_bytes,
+                (calls.literals, calls.literal_starts, calls.literal_bytes))
         self.used = True
         return "".join(pieces)
 
 
-def _spliced_literals(literals: Literals, regions: list[tuple[int, int]], deltas: list[int],
-                      made: list[tuple[str, int]], made_starts: Sequence[int]
-                      ) -> tuple[list[tuple[str, int]], array.array[int]]:
-    """The literal texts' keys and starts after the calls whose texts were at `regions` (start, end, in order) were
-    made again, each `deltas` longer: the old ones outside those calls, moved, and the new ones (`made`, placed
-    already) where the calls were."""
-    keys, starts = literals
+def _utf8_length(text: str) -> int:
+    """The length of a text in UTF-8."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def _spliced_literals(literals: Literals, regions: list[tuple[int, int, int, int]], deltas: list[int],
+                      deltas_bytes: list[int], made: tuple[list[tuple[str, int]], Sequence[int], Sequence[int]]
+                      ) -> tuple[list[tuple[str, int]], array.array[int], array.array[int]]:
+    """The literal texts' keys and starts (in characters and bytes) after the calls whose texts were at `regions`
+    (start, end, in characters then in bytes, in order) were made again, each `deltas` longer (`deltas_bytes` in
+    bytes): the old ones outside those calls, moved, and the new ones (`made`, placed already) where the calls
+    were."""
+    keys, starts, starts_bytes = literals
+    made_keys, made_starts, made_bytes = made
     out_keys: list[tuple[str, int]] = []
-    out_starts = array.array("l")
-    index = new = shift = 0
-    for (start, end), delta in zip(regions, deltas, strict=True):
+    out_starts, out_bytes = array.array("l"), array.array("l")
+    index = new = shift = shift_bytes = 0
+    for (start, end, _, _), delta, delta_bytes in zip(regions, deltas, deltas_bytes, strict=True):
         while index < len(keys) and starts[index] < start:  # before the call: moved by the calls before it
             out_keys.append(keys[index])
             out_starts.append(starts[index] + shift)
+            out_bytes.append(starts_bytes[index] + shift_bytes)
             index += 1
         while index < len(keys) and starts[index] < end:  # inside it: made again
             index += 1
         shift += delta
-        while new < len(made) and made_starts[new] <= end + shift:  # the call's own, made again
-            out_keys.append(made[new])
+        shift_bytes += delta_bytes
+        while new < len(made_keys) and made_starts[new] <= end + shift:  # the call's own, made again
+            out_keys.append(made_keys[new])
             out_starts.append(made_starts[new])
+            out_bytes.append(made_bytes[new])
             new += 1
     out_keys.extend(keys[index:])
     out_starts.extend([start + shift for start in starts[index:]])
-    out_keys.extend(made[new:])
+    out_bytes.extend([start + shift_bytes for start in starts_bytes[index:]])
+    out_keys.extend(made_keys[new:])
     out_starts.extend(made_starts[new:])
-    return out_keys, out_starts
+    out_bytes.extend(made_bytes[new:])
+    return out_keys, out_starts, out_bytes
 
 
 def _moved_starts(starts: Sequence[int], at_edits: list[int], shifts: list[int]) -> array.array[int]:
-    """Literal texts' starts (in order) after the changed texts that start at `at_edits` made the text longer by
-    `shifts` in all (so far): a start after a changed text's start moves with it."""
+    """Places in a text (in order: literal texts' starts, included templates' starts and ends) after the changed
+    texts that start at `at_edits` made the text longer by `shifts` in all (so far): a place after a changed
+    text's start moves with it."""
     out = array.array("l")
     done = 0
     for number, at in enumerate(at_edits):
@@ -745,12 +796,14 @@ def render_recorded(env: TrackingEnvironment, template: jinja2.Template, variabl
     (`Splice.redo`: the new places are recorded in a new `env.block_calls`), else whole around the last texts of
     the blocks the edit left as they were (`Splice.keep`: an edit outside the blocks), else whole; recording none
     in those two ways (a render of the whole page is left as quick as before; the idle recorder records its places
-    later)."""
+    later). Before those: an edit of literal texts alone is made in the file's bytes (`Splice.patch`), which
+    `splice.file` then holds, and the text returned is empty."""
     if splice is not None:
         name = template.name
         patched = splice.patch(env, name) if name is not None else None
         if patched is not None:
-            return patched
+            splice.file = patched
+            return ""  # (the file is made: `Splice.file`)
         plan = splice.redo(name) if name is not None else None
         if plan is None:
             kept = splice.keep(name) if name is not None else None

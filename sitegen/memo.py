@@ -179,8 +179,8 @@ class OutputEntry:
     when not recorded."""
     literals: Literals | None = None
     """With `blocks`: the key (`sitegen.templates.Literal.key`) of each literal text of its layouts that went
-    straight into the file, and where each starts in the decoded file (an edit of those texts alone is made in the
-    file: `sitegen.blockedits.Splice.patch`)."""
+    straight into the file, and where each starts, in the decoded file and in its bytes (an edit of those texts
+    alone is made in the file: `sitegen.blockedits.Splice.patch`)."""
     recorded: bool = False
     """Whether `fragments` and `blocks` were recorded (fragments may be empty: a file with no include): by its
     render, or afterwards by `sitegen.render_pages.FragmentRecorder` (the dev server records them while idle, not
@@ -203,8 +203,9 @@ class Fragment(NamedTuple):
 
 
 BlockPlaces = tuple[tuple[str, int, int, int], ...]
-Literals = tuple[tuple[tuple[str, int], ...], Sequence[int]]
-"""(the key of each literal text in an output, in order; where each starts): `OutputEntry.literals`."""
+Literals = tuple[tuple[tuple[str, int], ...], Sequence[int], Sequence[int]]
+"""(the key of each literal text in an output, in order; where each starts in the decoded file; where each starts
+in the file's bytes): `OutputEntry.literals`."""
 """(block name, start, end, depth) of each call of a page's block in the decoded output, in the order the calls
 began (a call inside another one is deeper by one); -1, -1 for a call whose text was not placed (captured, scoped,
 or inside a text that was joined on its own): `sitegen.templates.BlockCalls`."""

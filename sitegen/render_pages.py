@@ -159,9 +159,16 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     # Included templates' texts are recorded whenever the dev server renders (its first full build too, so that
     # its first template edit reuses them); a one-off build (`memo.fragments` off) does not pay for them.
     reuse = _FragmentReuse(env, lambda s: body_digest(s) or "", ReadNames(env)) if memo.fragments else None
+    patching = False
     if edits is not None and reuse is not None:  # the templates' facts are read once, here, not in each worker
-        edits.prepare({id(item.previous.templates): item.previous.templates for item in pending
-                       if item.previous is not None and item.previous.blocks is not None}.values())
+        placed = [item.previous for item in pending if item.previous is not None and item.previous.blocks is not None]
+        distinct = {id(entry.templates): entry.templates for entry in placed}.values()
+        edits.prepare(distinct)
+        # An edit of literal texts alone makes each page in its last file's bytes (`Splice.patch`): ~0.15 ms a
+        # page, for which forking a copy of the dev server's process costs more than it saves (1,000 and 10,000
+        # posts, measured); a guess (`literal_only`), before any page is made.
+        patching = len(placed) * 10 >= len(pending) * 9 and bool(distinct) and all(
+            edits.literal_only(record) for record in distinct)
     else:
         edits = None
     # A quick rebuild (a template edit under `sitegen serve`) renders some of its units here and the others in one
@@ -171,7 +178,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
     if only is not None:
         shared = sum(len(body) for item in pending if (entry := memo.outputs.get(item.unit)) is not None
                      for body in entry.files.values())
-        results = split_in_two(task, range(len(pending)), jobs, shared + (1 << 20), _QUICK_SPLIT)
+        results = split_in_two(task, range(len(pending)), 1 if patching else jobs, shared + (1 << 20), _QUICK_SPLIT)
     else:
         results = fork_map(task, range(len(pending)), jobs)
     done = {unit: (body, reads, loaded, found, blocks) for unit, body, reads, loaded, found, blocks in results}
@@ -190,7 +197,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         if item.unit in done:
             body, reads, loaded, found, blocks = done[item.unit]
             if blocks is not None and blocks[1] is not None:  # (one tuple for the pages with the same layout code)
-                blocks = (blocks[0], (literal_keys.setdefault(blocks[1][0], blocks[1][0]), blocks[1][1]))
+                blocks = (blocks[0], (literal_keys.setdefault(blocks[1][0], blocks[1][0]), *blocks[1][1:]))
         else:  # it failed in a worker: render it here again, where its error is caught and reported
             state.reads, env.loaded = set(), set()
             try:
@@ -313,7 +320,7 @@ class FragmentRecorder:
             found, spans = env.fragments.finish(text)
             blocks, literals = env.block_calls.found, env.block_calls.placed_literals()
             if literals is not None:  # (one tuple for the pages with the same layout code)
-                literals = (self._literal_keys.setdefault(literals[0], literals[0]), literals[1])
+                literals = (self._literal_keys.setdefault(literals[0], literals[0]), *literals[1:])
         except Exception:  # noqa: BLE001 - it rendered when it was stored: a template changed since
             found, spans, text = (), array.array("l"), None
         finally:
@@ -510,7 +517,8 @@ def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit]
                 env.loaded.update(names[1])
                 state.reads.update(source for source, _ in splice.entry.deps)
             calls = env.block_calls
-            out.append((item.unit, text.encode("utf-8"), frozenset(state.reads), frozenset(env.loaded),
+            body = splice.file if splice is not None and splice.file is not None else text.encode("utf-8")
+            out.append((item.unit, body, frozenset(state.reads), frozenset(env.loaded),
                         fragments, (calls.found, calls.placed_literals()) if calls is not None else None))
         except Exception:  # noqa: BLE001, S112 - reported by the caller's second render
             continue

@@ -288,6 +288,8 @@ class TrackingEnvironment(jinja2.Environment):
         """While one output unit renders with its blocks' places recorded: where each block's text is."""
         self.compiled = False
         """Whether every layout was compiled into it (`render_pages.compile_templates`), before workers fork."""
+        self._selected: dict[tuple[str, ...], tuple[jinja2.Template, frozenset[str]]] = {}
+        """`select_template`'s answers, by the names asked for."""
         self.keys = TemplateKeys(self)
         """What each name resolved to, taken before the template is first loaded (an edit made in between
         leaves an older key, so the next build renders again rather than reuse a stale render)."""
@@ -300,6 +302,30 @@ class TrackingEnvironment(jinja2.Environment):
             # post asks for `posts/single.html` before `single.html` (a search of every layouts folder, each time).
             raise jinja2.TemplateNotFound(name)
         return super()._load_template(name, globals)
+
+    def select_template(self, names: Any, parent: str | None = None, globals: Any = None  # noqa: A002
+                        ) -> jinja2.Template:
+        """Jinja's `select_template`, its answer for a list of names kept: every post asks for the same
+        candidates (`posts/single.html`, not there, then `single.html`), and what a name resolves to is fixed for
+        the environment's life (`keys`); the names it looked for are noted in `loaded` as a search would."""
+        if parent is not None or globals is not None or not isinstance(names, list) \
+                or not all(type(name) is str for name in names):
+            return super().select_template(names, parent, globals)
+        key = tuple(names)
+        found = self._selected.get(key)
+        if found is None:
+            loaded, self.loaded = self.loaded, set()
+            try:
+                template = super().select_template(names)
+                found = self._selected[key] = (template, frozenset(self.loaded))
+            finally:
+                if loaded is not None:
+                    loaded.update(self.loaded)
+                self.loaded = loaded
+            return template
+        if self.loaded is not None:
+            self.loaded.update(found[1])
+        return found[0]
 
     def block_start(self, context: jinja2.runtime.Context, name: str) -> str:
         """What goes just before a block's text: a mark when the unit's `block_calls` are recorded and the block
@@ -366,8 +392,12 @@ class BlockCalls:
         """The key (`Literal.key`) of each literal text found by the joins since `literals` was emptied, in the
         order of the output ..."""
         self.literal_starts = array.array("l")
-        """... and where each one starts, shifted as `found` is."""
+        """... where each one starts, shifted as `found` is ..."""
+        self.literal_bytes = array.array("l")
+        """... and where it starts in the UTF-8 encoded text."""
         self.literals_known = True
+        self.joined_bytes = 0
+        """The UTF-8 length of the text the last `join` returned."""
         """Whether `literals` are all the unit's (not when a render kept text whose literal texts are not known)."""
 
     def start(self, name: str) -> str:
@@ -388,24 +418,29 @@ class BlockCalls:
         self.depth = self.calls[index][3]
         return mark
 
-    def placed_literals(self) -> tuple[tuple[tuple[str, int], ...], array.array[int]] | None:
-        """(`literals`, `literal_starts`) when they are all the unit's, else None."""
-        return (tuple(self.literals), self.literal_starts) if self.literals_known else None
+    def placed_literals(self) -> tuple[tuple[tuple[str, int], ...], array.array[int], array.array[int]] | None:
+        """(`literals`, `literal_starts`, `literal_bytes`) when they are all the unit's, else None."""
+        return (tuple(self.literals), self.literal_starts, self.literal_bytes) if self.literals_known else None
 
     def unplaced(self, name: str) -> None:
         """Record a call whose text does not go straight into the output."""
         self.calls.append([name, -1, -1, self.depth])
 
-    def join(self, parts: list[str], offset: int = 0) -> str:
+    def join(self, parts: list[str], offset: int = 0, offset_bytes: int = 0) -> str:
         """The text of these parts (a render's, or a block's), the places of the calls recorded since the last
         join added to `found` (shifted by `offset`, where the text will be in the page), and those of the literal
-        texts to `literals`."""
-        at, keys, starts = offset, self.literals, self.literal_starts
+        texts to `literals` (`offset_bytes`: where the text will be in the page's UTF-8 bytes). Returns the text;
+        `joined_bytes` becomes its length in UTF-8."""
+        at, at_bytes, keys, starts, starts_bytes = offset, offset_bytes, self.literals, self.literal_starts, \
+            self.literal_bytes
         for part in parts:
             if type(part) is Literal:
                 keys.append(part.key)
                 starts.append(at)
+                starts_bytes.append(at_bytes)
             at += len(part)
+            at_bytes += len(part) if part.isascii() else len(part.encode("utf-8", "surrogatepass"))
+        self.joined_bytes = at_bytes - offset_bytes
         if not self.calls:
             return "".join(parts)
         # One pass over the parts, mark after mark (an empty text equals a mark: only the mark itself is taken).
@@ -559,6 +594,11 @@ class Fragments:
                 return self._replay(found)
             return self._record(template, name, context, local_vars, key)
         return template.root_render_func(template.new_context(variables, True, local_vars))
+
+    @property
+    def previous_file(self) -> bytes | None:
+        """The unit's previous output, as it was written (given only with previous fragments to reuse)."""
+        return self._previous_file
 
     def previous_text(self) -> str:
         """The unit's previous output, decoded (once; only given a previous file)."""

@@ -115,7 +115,7 @@ def test_literal_edits_and_rendered_blocks_alternate(site: Callable[..., Dev]) -
     texts = {"layouts/single.html": SINGLE, "layouts/base.html": BASE}
     for rel, old, new, patched in [
             ("layouts/single.html", "<h1>", "<h1 class=\"a\">", 3),
-            ("layouts/single.html", "<p>inner</p>", "<p>{{ page.title | upper }}{{ page.title * 3 }}</p>", 0),
+            ("layouts/single.html", "<p>inner</p>", "<p>«{{ page.title | upper }}{{ page.title * 3 }}</p>", 0),
             ("layouts/single.html", "</ul>", "</ul>\n", 3),  # after the block made again, inside its parent
             ("layouts/single.html", "* 3 }}</p>", "* 3 }}</p> ", 3),  # in it, after what it made longer
             ("layouts/base.html", "<footer>f</footer>", "<footer>g</footer>", 3),  # after it, in the parent layout
@@ -131,7 +131,7 @@ def test_literal_edits_and_rendered_blocks_alternate(site: Callable[..., Dev]) -
         assert edit(dev, rel, texts[rel]) == patched, (old, new)
         assert Counts.spliced == 3 - patched, (old, new)
     page = dev.page("posts/p0/index.html")
-    assert "<main class=\"m\"><h1 class=\"a\">Post 0!</h1>\n<p>POST 0Post 0Post 0Post 0</p> " in page
+    assert "<main class=\"m\"><h1 class=\"a\">Post 0!</h1>\n<p>«POST 0Post 0Post 0Post 0</p> " in page
     assert page.endswith("<footer>Post 0</footer></body>\n</html>\n")
 
 
@@ -195,3 +195,28 @@ def test_the_code_generator_yields_literal_texts_it_outputs_straight() -> None:
                                           "{% set s %}<s>{% endset %}")
     assert other.shape == facts.shape and other.literal_runs != facts.literal_runs
     assert template_facts(env, "a.html", "<p>{{ x }}!</p>").shape != facts.shape
+
+
+def test_a_quick_rebuild_patching_pages_makes_them_in_this_process(site: Callable[..., Dev],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Forking a copy of the dev server costs more than patching the pages it would take (`render_pages`): jobs=1
+    # for an edit of literal texts alone; an edit of a partial's literal text, or of an expression, renders pages
+    # and shares them with a copy as before.
+    import sitegen.render_pages as render_pages
+
+    jobs: list[int | None] = []
+    split = render_pages.split_in_two
+
+    def counted(task: Callable[..., list[object]], items: object, given: int | None, *args: object) -> list[object]:
+        jobs.append(given)
+        return split(task, items, given, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(render_pages, "split_in_two", counted)
+    dev = site()
+    for rel, old, new, forked in [("layouts/single.html", "<h1>", "<h1 class=\"a\">", False),
+                                  ("layouts/partials/meta.html", "<p class=\"meta\">", "<p>", True),
+                                  ("layouts/base.html", "<main>", "<main>{{ page.title }}", True)]:
+        jobs.clear()
+        source = SITE[rel] if rel != "layouts/single.html" else SINGLE
+        edit(dev, rel, source.replace(old, new))
+        assert jobs and (jobs[-1] != 1) is forked, (rel, jobs)
