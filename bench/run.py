@@ -16,7 +16,9 @@ Per size, everything is interleaved round-robin, because this shared VM's speed 
    `hugo server` (fast render), then `sitegen serve` beside `hugo server --disableFastRender`. Ready is the time
    from the command to its "Serving"/"Web Server is available" line. Each round edits, in turn: one post, and
    (second pair) the template of every post (sitegen `layouts/single.html`, Hugo `layouts/_default/single.html`),
-   sitegen's one-page template (`layouts/404.html`) and its base template (`layouts/base.html`, every page).
+   its markup (a marker paragraph's text); for sitegen also an expression in that template (`{{ page.title ~ '…' }}`,
+   which renders each post's block again, where a markup edit is made in each post's last file), its one-page
+   template (`layouts/404.html`) and its base template (`layouts/base.html`, every page).
    sitegen's time runs from the save to the edited page served after the live-reload event; Hugo's figure is
    its own "Total in N ms" log line (the page served after the save, polled every 5 ms, is shown beside it: it
    includes Hugo's watcher batching). Before every measurement all servers are idle again (sitegen indexes for
@@ -589,9 +591,21 @@ def sitegen_edits(site: Path) -> dict[str, Edit]:
     single = theme.joinpath("single.html").read_text(encoding="utf-8")
     not_found = theme.joinpath("404.html").read_text(encoding="utf-8")
     base = theme.joinpath("base.html").read_text(encoding="utf-8")
+    # Two edits of the template of every post: of its literal text (a marker paragraph: made in each page's last
+    # file, `Splice.patch`), and of its code (an expression's text: the pages' block rendered again). The file holds
+    # both, each edit changing its own (`markers`), so that each is that kind of edit of the one saved before.
+    markers = {"template": "bench-start", "code": "bench-start"}
+
+    def single_with(kind: str, marker: str) -> str:
+        markers[kind] = marker
+        return with_marker(with_marker(single, markers["template"]),
+                           f"{{{{ page.title ~ ' {markers['code']}' }}}}", '<p class="bench-marker">')
+
     return {
         "post": Edit(post, f"/posts/{post.stem}/", lambda m: f"{original}\n\n{m}\n"),
-        "template": Edit(site / "layouts" / "single.html", f"/posts/{post.stem}/", lambda m: with_marker(single, m)),
+        "template": Edit(site / "layouts" / "single.html", f"/posts/{post.stem}/",
+                         lambda m: single_with("template", m)),
+        "code": Edit(site / "layouts" / "single.html", f"/posts/{post.stem}/", lambda m: single_with("code", m)),
         "404": Edit(site / "layouts" / "404.html", "/404.html", lambda m: f"<p>{m}</p>{{% endblock %}}".join(
             not_found.rsplit("{% endblock %}", 1))),
         "base": Edit(site / "layouts" / "base.html", f"/posts/{post.stem}/", lambda m: with_marker(base, m, "</body>")),
@@ -625,7 +639,7 @@ def serve_rounds(bench: Bench, pages: int, runs: int, hugo: bool) -> ServeFigure
     site = bench.site("sitegen", pages)
     mine = sitegen_edits(site)
     (site / "layouts").mkdir(exist_ok=True)
-    pairs: list[tuple[list[str], bool]] = [(["post"], False), (["template", "404", "base"], True)]
+    pairs: list[tuple[list[str], bool]] = [(["post"], False), (["template", "code", "404", "base"], True)]
     hugo_site = bench.site("hugo", pages)
     theirs = hugo_edits(hugo_site) if hugo else {}
     with restored(*(e.path for e in mine.values()), *(e.path for e in theirs.values())):
@@ -735,16 +749,17 @@ def serve_table(results: dict[int, ServeFigures]) -> str:
     out = ["| posts | edit | `sitegen serve`: save → page served (its rebuild) | `hugo server`: Total in (page "
            "served) | `--disableFastRender`: Total in (page served) | sitegen ÷ Hugo fast | sitegen ÷ Hugo full |",
            "|--:|---|--:|--:|--:|--:|--:|"]
-    labels = {"post": "one post", "template": "template of every post", "404": "template of one page (404)",
-              "base": "base template (every page)"}
+    labels = {"post": "one post", "template": "template of every post: its markup", "code": "template of every "
+              "post: an expression (Hugo: its markup)", "404": "template of one page (404)",
+              "base": "base template (every page): its markup"}
     for pages, figures in results.items():
         for kind, label in labels.items():
             wall = median(figures.wall.get(("sitegen serve", kind), []))
             own = median(figures.own_ms.get(("sitegen serve", kind), [])) / 1000
             cells, hugo_totals = [], []
-            for name in ("hugo server", "hugo server --disableFastRender"):
-                total = median(figures.own_ms.get((name, kind), [])) / 1000
-                served = median(figures.wall.get((name, kind), []))
+            for name in ("hugo server", "hugo server --disableFastRender"):  # (Hugo renders every page either way)
+                total = median(figures.own_ms.get((name, "template" if kind == "code" else kind), [])) / 1000
+                served = median(figures.wall.get((name, "template" if kind == "code" else kind), []))
                 hugo_totals.append(total)
                 cells.append("–" if total != total else f"{ms(total)} ({ms(served)})")
             out.append(f"| {pages:,} | {label} | **{ms(wall)}** ({ms(own)}) | {cells[0]} | {cells[1]} "

@@ -1,12 +1,13 @@
 """Time a template edit as `sitegen serve` rebuilds it: the layout of every post (`layouts/single.html`).
 
-Usage: python bench/template_edit.py SITE [--runs 5] [--jobs N] [--check]
+Usage: python bench/template_edit.py SITE [--runs 5] [--jobs N] [--check] [--code]
 
 SITE is copied to a temporary folder (never changed); `layouts/single.html` there starts as a copy of the default
 theme's. A full build runs first (as `sitegen serve` starts), then the included templates' texts are recorded as the
 server's background worker records them (`FragmentRecorder`; timed), then each run edits the layout (a marker
-paragraph before `</article>`) and times `rebuild_edited_templates`, the dev server's quick path for template edits.
-Prints each run's milliseconds and the median. With `--inline`, the texts are recorded by the full build instead (as
+paragraph before `</article>`, made in each page's last file; with `--code`, an expression in that paragraph, which
+renders each page's block again) and times `rebuild_edited_templates`, the dev server's quick path for template
+edits. Prints each run's milliseconds and the median. With `--inline`, the texts are recorded by the full build instead (as
 the server did before); with `--no-fragments`, not at all. With `--check`, the last rebuild's files are compared byte
 for byte with a clean build of the edited site.
 """
@@ -38,6 +39,8 @@ def main() -> int:
     parser.add_argument("--no-fragments", action="store_true", help="render every include again (as before)")
     parser.add_argument("--inline", action="store_true", help="record included templates' texts in the full build")
     parser.add_argument("--check", action="store_true", help="compare the last rebuild with a clean build")
+    parser.add_argument("--code", action="store_true",
+                        help="edit an expression (the pages' block is rendered again), not the markup")
     args = parser.parse_args()
     tune_gc_for_builds()  # as `sitegen serve` does
     single = (REPO / "themes" / "default" / "layouts" / "single.html").read_text(encoding="utf-8")
@@ -63,7 +66,8 @@ def main() -> int:
         memo.fragments = not args.no_fragments  # a quick rebuild records and reuses them (sitegen.serve.session)
         times = []
         for run in range(args.runs):
-            layout.write_text(with_marker(single, f"bench-{run}"), encoding="utf-8")
+            marker = f"{{{{ page.title ~ ' bench-{run}' }}}}" if args.code else f"bench-{run}"
+            layout.write_text(with_marker(single, marker), encoding="utf-8")
             started = time.perf_counter()
             quick = rebuild_edited_templates(result, {layout}, memo)
             elapsed = time.perf_counter() - started

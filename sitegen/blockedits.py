@@ -713,23 +713,22 @@ def _spliced_literals(literals: Literals, regions: list[tuple[int, int, int, int
     out_starts, out_bytes = array.array("l"), array.array("l")
     index = new = shift = shift_bytes = 0
     for (start, end, _, _), delta, delta_bytes in zip(regions, deltas, deltas_bytes, strict=True):
-        while index < len(keys) and starts[index] < start:  # before the call: moved by the calls before it
-            out_keys.append(keys[index])
-            out_starts.append(starts[index] + shift)
-            out_bytes.append(starts_bytes[index] + shift_bytes)
-            index += 1
-        while index < len(keys) and starts[index] < end:  # inside it: made again
-            index += 1
+        before = bisect.bisect_left(starts, start, index)  # before the call: moved by the calls before it
+        out_keys.extend(keys[index:before])
+        out_starts.extend([at + shift for at in starts[index:before]] if shift else starts[index:before])
+        out_bytes.extend([at + shift_bytes for at in starts_bytes[index:before]] if shift_bytes
+                         else starts_bytes[index:before])
+        index = bisect.bisect_left(starts, end, before)  # inside it: made again
         shift += delta
         shift_bytes += delta_bytes
-        while new < len(made_keys) and made_starts[new] <= end + shift:  # the call's own, made again
-            out_keys.append(made_keys[new])
-            out_starts.append(made_starts[new])
-            out_bytes.append(made_bytes[new])
-            new += 1
+        made_end = bisect.bisect_right(made_starts, end + shift, new)  # the call's own, made again
+        out_keys.extend(made_keys[new:made_end])
+        out_starts.extend(made_starts[new:made_end])
+        out_bytes.extend(made_bytes[new:made_end])
+        new = made_end
     out_keys.extend(keys[index:])
-    out_starts.extend([start + shift for start in starts[index:]])
-    out_bytes.extend([start + shift_bytes for start in starts_bytes[index:]])
+    out_starts.extend([at + shift for at in starts[index:]] if shift else starts[index:])
+    out_bytes.extend([at + shift_bytes for at in starts_bytes[index:]] if shift_bytes else starts_bytes[index:])
     out_keys.extend(made_keys[new:])
     out_starts.extend(made_starts[new:])
     out_bytes.extend(made_bytes[new:])

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import array
+import bisect
 import contextlib
 import datetime as dt
 import hashlib
+import itertools
 import os
 import tempfile
 import traceback
@@ -431,16 +433,32 @@ class BlockCalls:
         join added to `found` (shifted by `offset`, where the text will be in the page), and those of the literal
         texts to `literals` (`offset_bytes`: where the text will be in the page's UTF-8 bytes). Returns the text;
         `joined_bytes` becomes its length in UTF-8."""
-        at, at_bytes, keys, starts, starts_bytes = offset, offset_bytes, self.literals, self.literal_starts, \
-            self.literal_bytes
-        for part in parts:
-            if type(part) is Literal:
-                keys.append(part.key)
-                starts.append(at)
-                starts_bytes.append(at_bytes)
-            at += len(part)
-            at_bytes += len(part) if part.isascii() else len(part.encode("utf-8", "surrogatepass"))
-        self.joined_bytes = at_bytes - offset_bytes
+        # (In C loops over the parts, a few hundred a page: where each starts; which are not ASCII, and how many
+        # more bytes than characters each of those has; which are literal texts.)
+        begins = list(itertools.accumulate(map(len, parts), initial=offset))
+        plain = list(map(str.isascii, parts))
+        wide: list[int] = []  # the parts that are not ASCII ...
+        extra: list[int] = []  # ... and how many more bytes than characters they have, up to each one
+        index = total = 0
+        with contextlib.suppress(ValueError):
+            while True:
+                index = plain.index(False, index)
+                total += len(parts[index].encode("utf-8", "surrogatepass")) - len(parts[index])
+                wide.append(index)
+                extra.append(total)
+                index += 1
+        kinds = list(map(type, parts))
+        shift = offset_bytes - offset
+        index = 0
+        with contextlib.suppress(ValueError):
+            while True:
+                index = kinds.index(Literal, index)
+                self.literals.append(parts[index].key)  # type: ignore[attr-defined]
+                self.literal_starts.append(begins[index])
+                before = bisect.bisect_left(wide, index)
+                self.literal_bytes.append(begins[index] + shift + (extra[before - 1] if before else 0))
+                index += 1
+        self.joined_bytes = begins[-1] - offset + total
         if not self.calls:
             return "".join(parts)
         # One pass over the parts, mark after mark (an empty text equals a mark: only the mark itself is taken).
