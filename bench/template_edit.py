@@ -7,9 +7,9 @@ theme's. A full build runs first (as `sitegen serve` starts), then the included 
 server's background worker records them (`FragmentRecorder`; timed), then each run edits the layout (a marker
 paragraph before `</article>`, made in each page's last file; with `--code`, an expression in that paragraph, which
 renders each page's block again) and times `rebuild_edited_templates`, the dev server's quick path for template
-edits. Prints each run's milliseconds and the median. With `--inline`, the texts are recorded by the full build instead (as
-the server did before); with `--no-fragments`, not at all. With `--check`, the last rebuild's files are compared byte
-for byte with a clean build of the edited site.
+edits. Prints each run's milliseconds and the median. With `--inline`, the texts are recorded by the full build
+instead (as the server did before); with `--no-fragments`, not at all. With `--check`, the last rebuild's files are
+compared byte for byte with a clean build of the edited site.
 """
 
 from __future__ import annotations
