@@ -401,12 +401,21 @@ class BlockEdits:
         for name, was in changed:
             old, new = self._old(name, was), self._new(name)
             if old is None or new is None or old.shape != new.shape or old.uses_super \
-                    or old.literal_runs is None or new.literal_runs is None \
+                    or not self._named_as_asked(name) or old.literal_runs is None or new.literal_runs is None \
                     or any(found is None or found.refs is None or name in found.refs for found in facts) \
                     or any(before[0] != after[0] and not (before[1] and after[1] and before[0])
                            for before, after in zip(old.literal_runs, new.literal_runs, strict=False)):
                 return False
         return bool(changed)
+
+    def _named_as_asked(self, name: str) -> bool:
+        """Whether the template `name` was compiled under that name: its literal texts' keys
+        (`sitegen.templates.Literal.key`) carry the compiled name, which for a layout reached as `theme/base.html`
+        is the theme's own `base.html`, the name of the site's layout too."""
+        try:
+            return self.new.get_template(name).name == name
+        except jinja2.TemplateError:
+            return False
 
     def _literal_plan(self, leaf: str, record: Record) -> LiteralEdit | None:
         chain: list[str] = []
@@ -417,6 +426,8 @@ class BlockEdits:
                 return None  # (`super()` captures a parent's block text: its literal texts are not placed)
             chain.append(name)
             name = found.extends
+        if any(not self._named_as_asked(name) for name in chain):
+            return None
         texts: dict[tuple[str, int], tuple[str, str]] = {}
         blocks: set[str] = set()
         changed: set[str] = set()
@@ -546,13 +557,21 @@ class Splice:
             at_bytes.append(start)
             shifts_bytes.append(shift_bytes)
         pieces.append(old[at:])
+        # The included templates' texts were found in the page by their text (`Fragments.finish`): one found inside
+        # a changed literal text (an include that output "\n"), or out of order, would be moved wrongly.
+        spans = entry.spans
+        if any(spans[i] > spans[i + 1] for i in range(len(spans) - 1)) or any(
+                spans[i] < spans[i + 1] and spans[i] < start + len(plan.texts[keys[index]][0])
+                and start < spans[i + 1]
+                for index in plan.indexes(keys) for start in (starts[index],) for i in range(0, len(spans), 2)):
+            return None
 
         def moved(position: int) -> int:  # a place after a changed text's start moves with it (none is inside)
             count = bisect.bisect_left(at_edits, position)
             return position + shifts[count - 1] if count else position
 
         # (The included templates' texts, in order, have no changed text inside: their starts and ends move alike.)
-        fragments.all_kept(_moved_starts(entry.spans, at_edits, shifts))
+        fragments.all_kept(_moved_starts(spans, at_edits, shifts))
         calls = env.block_calls = BlockCalls()
         calls.found = tuple(place if place[1] < 0 else (place[0], moved(place[1]), moved(place[2]), place[3])
                             for place in places)

@@ -331,9 +331,15 @@ class TrackingEnvironment(jinja2.Environment):
 
     def block_start(self, context: jinja2.runtime.Context, name: str) -> str:
         """What goes just before a block's text: a mark when the unit's `block_calls` are recorded and the block
-        is called with the page's own context, else nothing."""
+        is called with the page's own context, else nothing (and a call with another context, a scoped block's
+        inside it, is noted as one whose text cannot be placed: it may be captured)."""
         calls = self.block_calls
-        return "" if calls is None or context is not calls.context else calls.start(name)
+        if calls is None:
+            return ""
+        if context is not calls.context:
+            calls.unplaced(name)
+            return ""
+        return calls.start(name)
 
     def block_end(self, context: jinja2.runtime.Context) -> str:
         """What goes just after a block's text (see `block_start`)."""

@@ -220,3 +220,49 @@ def test_a_quick_rebuild_patching_pages_makes_them_in_this_process(site: Callabl
         source = SITE[rel] if rel != "layouts/single.html" else SINGLE
         edit(dev, rel, source.replace(old, new))
         assert jobs and (jobs[-1] != 1) is forked, (rel, jobs)
+
+
+def test_an_include_found_inside_a_changed_literal_text_is_not_moved(site: Callable[..., Dev]) -> None:
+    # An include's text is found in the page by its text: a partial that outputs "\n" is found inside the
+    # layout's literal "<div>\n<p>hello</p>..." before it. A literal edit that changes that text renders the page,
+    # and the include's place stays right for the edits after (a post edit reuses its text from there).
+    layout = ("{% extends 'base.html' %}{% block main %}<div>\n<p>hello</p>\n</div>"
+              "{% include 'partials/analytics.html' %}<i>{{ page.title }}</i>{{ page.content }}{% endblock %}")
+    dev = site(layouts__single_html=layout, layouts__partials__analytics_html="{{ page.params.get('ga', '') }}\n")
+    edit(dev, "layouts/single.html", layout.replace("<p>hello</p>", "<p>hello world</p>"))
+    dev.edit("content/posts/p0.md", SITE["content/posts/p0.md"].replace("Text 0", "New text"))
+    assert "</div>\n<i>Post 0</i>" in dev.page("posts/p0/index.html")
+
+
+THEMED = {**{f"themes/mine/layouts/{name}": "{% extends 'base.html' %}{% block main %}<h1>{{ page.title }}</h1>"
+             "{% endblock %}" for name in ("single.html", "page.html", "home.html", "section.html")},
+          "themes/mine/layouts/404.html": "nf", "sitegen.yaml": "title: T\ntheme: mine\n",
+          "content/posts/p0.md": "---\ntitle: Post 0\ndate: 2024-01-01\n---\nx\n"}
+
+
+@pytest.mark.parametrize("edited, theme_base, site_base, old, new", [
+    # The theme's layout, reached as `theme/base.html` by the site's: compiled as `base.html`.
+    ("themes/mine/layouts/base.html", "<main>{% block main %}{% endblock %}</main>{% block footer %}{% endblock %}\n",
+     "{% extends 'theme/base.html' %}{% block footer %}<p>f</p>{% endblock %}", "<main>", "<main class='m'>"),
+    # The site's layout, whose literal text is the theme's too (their literal texts' keys would be the same).
+    ("layouts/base.html", "<div>{% block main %}{% endblock %}</div>{% block footer %}{% endblock %}\n",
+     "{% extends 'theme/base.html' %}{% block footer %}<div>{{ page.title }}</div>{% endblock %}", "<div>",
+     "<div class='f'>"),
+])
+def test_a_layout_reached_with_the_theme_prefix_renders(make_site: Callable[..., Path], edited: str, theme_base: str,
+                                                        site_base: str, old: str, new: str) -> None:
+    dev = Dev(make_site({**THEMED, "themes/mine/layouts/base.html": theme_base, "layouts/base.html": site_base},
+                        layouts=False))
+    text = theme_base if edited.startswith("themes/") else site_base
+    dev.edit(edited, text.replace(old, new))  # (equal to a clean build)
+    assert new in dev.page("posts/p0/index.html")
+
+
+def test_a_block_inside_a_scoped_block_whose_text_is_captured_renders(site: Callable[..., Dev]) -> None:
+    # `inner` is called with `outer`'s own context: its call is noted as one whose text cannot be placed.
+    layout = ("{% extends 'base.html' %}{% block main %}{% set x %}{% block outer scoped %}{% block inner %}<b>c</b>"
+              "{% endblock %}{% endblock %}{% endset %}{{ x }}{{ x }}{% endblock %}")
+    dev = site(layouts__single_html=layout)
+    assert edit(dev, "layouts/single.html", layout.replace("<b>c", "<b>d")) == 0
+    assert edit(dev, "layouts/single.html", layout.replace("<b>c</b>", "<b>{{ page.title }}</b>")) == 0
+    assert "<b>Post 1</b><b>Post 1</b>" in dev.page("posts/p1/index.html")
