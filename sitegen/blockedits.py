@@ -365,16 +365,8 @@ class BlockEdits:
         if any(edited & f.scoped for f in facts):
             return None
         # No edited layout is included or imported by a template of the page (its text there would change).
-        changed = {name for name, was in record if self.new.keys(name) != was}
-        for name, was in record:
-            found = self._new(name) if was != MISSING else None
-            if found is None:
-                if was != MISSING:
-                    return None
-                continue
-            # (A layout of the chain extends the next one; any other extending, like any include, renders it.)
-            if found.refs is None or found.refs & changed or (name not in chain and found.parents & changed):
-                return None
+        if not self._reached_by_chain_only(record, chain, {name for name, was in record if self.new.keys(name) != was}):
+            return None
         assigned = frozenset().union(assigned_before, *(f.assigned for f in facts))
         if assigned and self._block_reads(facts) & assigned:
             return None
@@ -407,6 +399,20 @@ class BlockEdits:
                            for before, after in zip(old.literal_runs, new.literal_runs, strict=False)):
                 return False
         return bool(changed)
+
+    def _reached_by_chain_only(self, record: Record, chain: list[str] | tuple[str, ...], changed: set[str]) -> bool:
+        """Whether no template of `record` includes, imports or extends a `changed` one other than as the chain of
+        layouts does (a layout of the chain extends the next one; any other extending, like any include, renders
+        it: its text there would change)."""
+        for name, was in record:
+            found = self._new(name) if was != MISSING else None
+            if found is None:
+                if was != MISSING:
+                    return False
+                continue
+            if found.refs is None or found.refs & changed or (name not in chain and found.parents & changed):
+                return False
+        return True
 
     def _named_as_asked(self, name: str) -> bool:
         """Whether the template `name` was compiled under that name: its literal texts' keys
@@ -451,14 +457,8 @@ class BlockEdits:
                     if before[2] is not None:
                         blocks.add(before[2])
             changed.add(name)
-        for name, was in record:  # no edited layout is included, imported or extended other than by the chain
-            found = self._new(name) if was != MISSING else None
-            if found is None:
-                if was != MISSING:
-                    return None
-                continue
-            if found.refs is None or found.refs & changed or (name not in chain and found.parents & changed):
-                return None
+        if not self._reached_by_chain_only(record, chain, changed):
+            return None
         encoded = {key: (before.encode("utf-8", "surrogatepass"), after.encode("utf-8", "surrogatepass"))
                    for key, (before, after) in texts.items()}
         return LiteralEdit(texts, encoded, frozenset(blocks))
