@@ -485,7 +485,7 @@ def _render_units(state: SiteState, env: TrackingEnvironment, units: list[_Unit]
     texts when `reuse` is on, its blocks' places when it was made from its edited blocks) for each unit that
     renders; failures are left out, for the caller to render again and report (errors stay where they are made,
     not pickled across processes). With `edits`, a unit is made by rendering only its edited blocks when that
-    gives the same page."""
+    gives the same page, or in its last file's bytes for an edit of literal texts alone (`Splice.patch`)."""
     out: list[tuple[str, bytes, frozenset[str], frozenset[str], tuple[tuple[Fragment | int, ...], Sequence[int]],
                     tuple[BlockPlaces, Literals | None] | None]] = []
     # Fragments share equal records here already: the results cross to the parent as one pickle, which then

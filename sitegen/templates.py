@@ -404,9 +404,9 @@ class BlockCalls:
         self.literal_bytes = array.array("l")
         """... and where it starts in the UTF-8 encoded text."""
         self.literals_known = True
+        """Whether `literals` are all the unit's (not when a render kept text whose literal texts are not known)."""
         self.joined_bytes = 0
         """The UTF-8 length of the text the last `join` returned."""
-        """Whether `literals` are all the unit's (not when a render kept text whose literal texts are not known)."""
 
     def start(self, name: str) -> str:
         """Record a call of the block `name`: the mark to put before its text."""
