@@ -35,7 +35,7 @@ import jinja2.meta
 import jinja2.nodes as nodes
 
 from sitegen.memo import MISSING, BlockPlaces, Literals, OutputEntry, template_key
-from sitegen.templates import BlockCalls, IncludeCodeGenerator, TrackingEnvironment
+from sitegen.templates import BlockCalls, IncludeCodeGenerator, TrackingEnvironment, utf8_length
 
 
 @dataclass(frozen=True)
@@ -391,14 +391,28 @@ class BlockEdits:
         changed = [(name, was) for name, was in record if self.new.keys(name) != was]
         facts = [self._new(name) for name, was in record if was != MISSING]
         for name, was in changed:
-            old, new = self._old(name, was), self._new(name)
-            if old is None or new is None or old.shape != new.shape or old.uses_super \
-                    or not self._named_as_asked(name) or old.literal_runs is None or new.literal_runs is None \
-                    or any(found is None or found.refs is None or name in found.refs for found in facts) \
-                    or any(before[0] != after[0] and not (before[1] and after[1] and before[0])
-                           for before, after in zip(old.literal_runs, new.literal_runs, strict=False)):
+            if self._literal_texts(name, was) is None \
+                    or any(found is None or found.refs is None or name in found.refs for found in facts):
                 return False
         return bool(changed)
+
+    def _literal_texts(self, name: str, was: str) -> dict[int, tuple[str, str, str | None]] | None:
+        """{run number: (its text before, its text now, its block)} of the literal texts an edit of the template
+        `name` (last rendered as `was`) changed, when that is all it changed, each such text being output straight
+        (a text captured by a macro or a `{% set %}` is not placed) and not empty (an empty text's place does not
+        say on which side of a block's start or end it is); else None."""
+        old, new = self._old(name, was), self._new(name)
+        if old is None or new is None or not old.plain or old.uses_super or old.shape != new.shape \
+                or not self._named_as_asked(name) or old.literal_runs is None or new.literal_runs is None \
+                or len(old.literal_runs) != len(new.literal_runs):
+            return None
+        texts: dict[int, tuple[str, str, str | None]] = {}
+        for number, (before, after) in enumerate(zip(old.literal_runs, new.literal_runs, strict=True)):
+            if before[0] != after[0]:
+                if not (before[1] and after[1]) or not before[0]:
+                    return None
+                texts[number] = (before[0], after[0], before[2])
+        return texts
 
     def _reached_by_chain_only(self, record: Record, chain: list[str] | tuple[str, ...], changed: set[str]) -> bool:
         """Whether no template of `record` includes, imports or extends a `changed` one other than as the chain of
@@ -440,22 +454,13 @@ class BlockEdits:
         for name, was in record:
             if self.new.keys(name) == was:
                 continue
-            if name not in chain:
+            runs = self._literal_texts(name, was) if name in chain else None
+            if runs is None:
                 return None
-            old, new = self._old(name, was), self._new(name)
-            if old is None or new is None or not old.plain or old.uses_super or old.shape != new.shape \
-                    or old.literal_runs is None or new.literal_runs is None \
-                    or len(old.literal_runs) != len(new.literal_runs):
-                return None
-            for number, (before, after) in enumerate(zip(old.literal_runs, new.literal_runs, strict=True)):
-                if before[0] != after[0]:
-                    # Output straight (a text captured by a macro or a `{% set %}` is not placed), and not empty
-                    # (an empty text's place does not say on which side of a block's start or end it is).
-                    if not (before[1] and after[1]) or not before[0]:
-                        return None
-                    texts[(name, number)] = (before[0], after[0])
-                    if before[2] is not None:
-                        blocks.add(before[2])
+            for number, (before, after, block) in runs.items():
+                texts[(name, number)] = (before, after)
+                if block is not None:
+                    blocks.add(block)
             changed.add(name)
         if not self._reached_by_chain_only(record, chain, changed):
             return None
@@ -682,8 +687,8 @@ class Splice:
             piece = old[at:start]
             pieces.append(piece)
             length += start - at
-            start_bytes = at_bytes + _utf8_length(piece)
-            end_bytes = start_bytes + _utf8_length(old[start:end])
+            start_bytes = at_bytes + utf8_length(piece)
+            end_bytes = start_bytes + utf8_length(old[start:end])
             regions.append((start, end, start_bytes, end_bytes))
             length_bytes += start_bytes - at_bytes
             while kept < count and spans[2 * kept + 1] <= start:  # before the call: kept as it is
@@ -712,11 +717,6 @@ class Splice:
                 (calls.literals, calls.literal_starts, calls.literal_bytes))
         self.used = True
         return "".join(pieces)
-
-
-def _utf8_length(text: str) -> int:
-    """The length of a text in UTF-8."""
-    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 def _spliced_literals(literals: Literals, regions: list[tuple[int, int, int, int]], deltas: list[int],

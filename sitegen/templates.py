@@ -89,6 +89,11 @@ class ConfinedLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
+def utf8_length(text: str) -> int:
+    """The length of a text in UTF-8 (a lone surrogate counted as Python's `surrogatepass` writes it)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
 class Literal(str):
     """A template's literal text as its render yields it straight into the output: a text like any other, that a
     render recording its blocks' places also finds by its type (`BlockCalls.join`), so that an edit of that text
@@ -449,7 +454,7 @@ class BlockCalls:
         with contextlib.suppress(ValueError):
             while True:
                 index = plain.index(False, index)
-                total += len(parts[index].encode("utf-8", "surrogatepass")) - len(parts[index])
+                total += utf8_length(parts[index]) - len(parts[index])
                 wide.append(index)
                 extra.append(total)
                 index += 1

@@ -16,7 +16,7 @@ from sitegen.errors import TemplateError
 from sitegen.incremental import rebuild_edited_templates
 from sitegen.templates import BlockCalls, Fragments, TrackingEnvironment
 from tests.conftest import MINIMAL_LAYOUTS
-from tests.serve.test_fragments import Dev
+from tests.serve.test_fragments import Dev, named_files
 
 BASE = ("<html><head><meta name=\"lang\" content=\"中文·ü\">"
         "<title>{% block title %}{{ page.title }}{% endblock %}</title>"
@@ -78,7 +78,7 @@ def made(monkeypatch: pytest.MonkeyPatch) -> Callable[[dict[str, str]], Counted]
 @pytest.fixture
 def site(made: Callable[..., Counted], make_site: Callable[..., Path]) -> Callable[..., Counted]:
     def build(**files: str) -> Counted:
-        return made({k.replace("__", "/").replace("_html", ".html"): v for k, v in files.items()}, make_site)
+        return made(named_files(**files), make_site)
 
     return build
 

@@ -83,6 +83,11 @@ class Dev:
         return self.result.files[path].decode()
 
 
+def named_files(**files: str) -> dict[str, str]:
+    """Files given as keyword arguments, `a__b_html` for `a/b.html` (the sites of tests/serve's edit tests)."""
+    return {name.replace("__", "/").replace("_html", ".html"): text for name, text in files.items()}
+
+
 @pytest.fixture
 def dev(make_site: Callable[..., Path]) -> Dev:
     return Dev(make_site(SITE))

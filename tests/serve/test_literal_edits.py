@@ -14,7 +14,7 @@ import pytest
 from sitegen.blockedits import Splice, template_facts
 from sitegen.templates import Literal, TrackingEnvironment
 from tests.conftest import MINIMAL_LAYOUTS
-from tests.serve.test_fragments import Dev
+from tests.serve.test_fragments import Dev, named_files
 
 BASE = ("<html><head><meta name=\"lang\" content=\"中文·ü\">"
         "<title>{% block title %}{{ page.title }}{% endblock %}</title>"
@@ -66,8 +66,7 @@ def site(make_site: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> Cal
     monkeypatch.setattr(Splice, "render", counted_render)
 
     def build(**files: str) -> Dev:
-        return Dev(make_site({**SITE, **{k.replace("__", "/").replace("_html", ".html"): v
-                                         for k, v in files.items()}}))
+        return Dev(make_site({**SITE, **named_files(**files)}))
 
     return build
 
