@@ -25,6 +25,7 @@ from __future__ import annotations
 import array
 import bisect
 import functools
+import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,12 +69,71 @@ class TemplateFacts:
     """Its syntax tree with every literal text left out: equal shapes run the same code, outputting other texts."""
     literal_runs: tuple[tuple[str, bool, str | None], ...] | None = None
     """Each run of literal text its code outputs (`IncludeCodeGenerator.literal_runs`), None when not known."""
+    outputs: Any = None
+    """Its syntax tree with every literal text and every expression of an output tag (`{{ x }}`) left out: equal
+    outputs run the same code, outputting other texts and the values of other expressions."""
+    output_exprs: tuple[OutputExpr, ...] | None = None
+    """Each expression of an output tag, in the order of the tree, None when not known."""
+    stored: frozenset[str] = frozenset()
+    """Every name it sets anywhere (`{% set %}`, a loop's or `with`'s variables, a macro, an import)."""
     uses_super: bool = True
     """Whether a block of it calls `super()` (a parent's block text, captured)."""
     unkept: frozenset[str] = frozenset()
     """Its blocks whose last text an edit around them must not reuse (`Splice.keep`): the scoped ones (a call may
     see other variables than the call whose text was kept: a block called at the top and, scoped, in a loop of
     another block) and the required ones (a call checks that a layout gives the block)."""
+
+
+@dataclass(frozen=True)
+class OutputExpr:
+    """An expression of an output tag (`{{ x }}`), as an edit of it may be made without rendering its page."""
+
+    tree: Any
+    """Its syntax tree, comparable (line numbers left out)."""
+    slot: tuple[int, int] | None
+    """(the run of literal text just before it, the run just after it), its neighbours in the same output tag,
+    both yielded straight into the output (`IncludeCodeGenerator.output_slots`); None otherwise."""
+    plain: bool
+    """Whether it is in no other tag than blocks and `{% if %}`s: it sees the page's variables, and no loop's."""
+    reads: frozenset[str]
+    """The names it reads."""
+
+
+_UNPLAIN_NAMES = frozenset({"self", "super", "loop", "caller", "varargs", "kwargs"})
+"""Names an expression reads that depend on where it is (a loop, a macro, a block) more than on the page."""
+
+
+def _output_exprs(node: nodes.Node, plain: bool = True) -> Iterator[tuple[nodes.Expr, bool]]:
+    """Each expression of an output tag in a tree, in order, and whether it is only in blocks and `if`s."""
+    for child in node.iter_child_nodes():
+        if isinstance(child, nodes.Output):
+            for item in child.nodes:
+                if not isinstance(item, nodes.TemplateData):
+                    yield item, plain
+        elif isinstance(child, nodes.Stmt):
+            yield from _output_exprs(child, plain and isinstance(child, nodes.Block | nodes.If))
+
+
+def _outputs(value: Any) -> Any:
+    """A comparable copy of a syntax tree (line numbers left out) without the texts of its literal text nodes
+    and the expressions of its output tags."""
+    if isinstance(value, nodes.Output):
+        return ("Output", tuple("TemplateData" if isinstance(v, nodes.TemplateData) else "Expr" for v in value.nodes))
+    if isinstance(value, nodes.Node):
+        return (type(value).__name__, *(_outputs(v) for _, v in value.iter_fields()))
+    if isinstance(value, list | tuple):
+        return tuple(_outputs(v) for v in value)
+    return value
+
+
+def _stored(tree: nodes.Template) -> frozenset[str]:
+    """Every name a template sets, anywhere in it."""
+    found = {n.name for n in tree.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    found.update(n.name for n in tree.find_all(nodes.Macro))
+    found.update(n.target for n in tree.find_all(nodes.Import))
+    for node in tree.find_all(nodes.FromImport):
+        found.update(n if isinstance(n, str) else n[1] for n in node.names)
+    return frozenset(found)
 
 
 class _Reads(jinja2.meta.TrackingCodeGenerator):
@@ -126,15 +186,21 @@ def _shape(value: Any) -> Any:
     return value
 
 
-def _literal_runs(env: jinja2.Environment, name: str, source: str
-                  ) -> tuple[tuple[str, bool, str | None], ...] | None:
+def _generated(env: jinja2.Environment, name: str, source: str
+               ) -> tuple[tuple[tuple[str, bool, str | None], ...], tuple[OutputExpr, ...]] | None:
     """The runs of literal text a template's code outputs, as the environment's code generator numbers them
-    (`IncludeCodeGenerator.literal_runs`); None with another code generator."""
+    (`IncludeCodeGenerator.literal_runs`), and its output tags' expressions; None with another code generator."""
     if not issubclass(env.code_generator_class, IncludeCodeGenerator):
         return None
+    tree = env.parse(source, name)  # (a tree of its own: the generator may change the one it visits)
+    found = [(expr, _dump(expr, {}, set()), plain,
+              frozenset(n.name for n in (expr, *expr.find_all(nodes.Name)) if isinstance(n, nodes.Name)))
+             for expr, plain in _output_exprs(tree)]  # (before the generator folds constants in them)
     generator = env.code_generator_class(env, name, None, None, False, env.optimized)
-    generator.visit(env.parse(source, name))  # (a tree of its own: the generator may change the one it visits)
-    return tuple(generator.literal_runs)
+    generator.visit(tree)
+    exprs = tuple(OutputExpr(dumped, generator.output_slots.get(id(expr)), plain, reads)
+                  for expr, dumped, plain, reads in found)
+    return tuple(generator.literal_runs), exprs
 
 
 def _outside_blocks(node: nodes.Node) -> Iterable[nodes.Node]:
@@ -221,12 +287,14 @@ def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateF
     for block in blocks:
         block_reads |= _reads(env, list(block.body))
     block_refs = _refs((n for b in blocks for n in b.find_all(nodes.Stmt)), with_context_only=True)
+    generated = _generated(env, name, source)
     return TemplateFacts(
         extends=extends, plain=plain, skeleton=skeleton, bodies=bodies, scoped=frozenset(scoped),
         assigned=frozenset(assigned), block_reads=frozenset(block_reads), block_refs=block_refs,
         reads=_reads(env, tree.body), refs=_refs(tree.find_all(nodes.Stmt), with_context_only=False),
         parents=frozenset(name for n in extends_nodes for name in (_names(n.template) or ())), shape=_shape(tree),
-        literal_runs=_literal_runs(env, name, source),
+        literal_runs=generated[0] if generated else None, outputs=_outputs(tree),
+        output_exprs=generated[1] if generated else None, stored=_stored(tree),
         uses_super=any(n.name == "super" for n in tree.find_all(nodes.Name)), unkept=frozenset(unkept))
 
 
@@ -300,6 +368,7 @@ class BlockEdits:
     _plans: dict[tuple[str, int, bool], tuple[Record, tuple[frozenset[str], tuple[str, ...]] | None]] = field(
         default_factory=dict)
     _literal_plans: dict[tuple[str, int], tuple[Record, LiteralEdit | None]] = field(default_factory=dict)
+    _expr_templates: dict[tuple[str, str, int], jinja2.Template] = field(default_factory=dict)
 
     def prepare(self, records: Iterable[Record]) -> None:
         """Read the facts of every template in these records (before workers fork: each reads them once)."""
@@ -391,20 +460,27 @@ class BlockEdits:
         changed = [(name, was) for name, was in record if self.new.keys(name) != was]
         facts = [self._new(name) for name, was in record if was != MISSING]
         for name, was in changed:
-            if self._literal_texts(name, was) is None \
+            if self._patch_texts(name, was) is None \
                     or any(found is None or found.refs is None or name in found.refs for found in facts):
                 return False
         return bool(changed)
 
-    def _literal_texts(self, name: str, was: str) -> dict[int, tuple[str, str, str | None]] | None:
-        """{run number: (its text before, its text now, its block)} of the literal texts an edit of the template
-        `name` (last rendered as `was`) changed, when that is all it changed, each such text being output straight
-        (a text captured by a macro or a `{% set %}` is not placed) and not empty (an empty text's place does not
-        say on which side of a block's start or end it is); else None."""
+    def _patch_texts(self, name: str, was: str) -> tuple[dict[int, tuple[str, str, str | None]],
+                                                         dict[int, tuple[int, int, str | None]]] | None:
+        """What an edit of the template `name` (last rendered as `was`) changed, when it changed only literal texts
+        and output tags' expressions that a page's last file can be given without rendering it: ({run number: (its
+        text before, its text now, its block)} of the changed literal texts, {number of the run before: (the
+        expression's number among the template's output expressions, the number of the run after, its block)} of
+        the changed expressions); else None. Each such text is output straight (a text captured by a macro or a
+        `{% set %}` is not placed) and not empty (an empty text's place does not say on which side of a block's
+        start or end it is). Each such expression is between two such texts of its output tag, in no other tag than
+        blocks and `if`s, and reads no name the template sets or that depends on where it is (`loop`): its text is
+        between those two texts' places, and it has the same value with the page's variables alone."""
         old, new = self._old(name, was), self._new(name)
-        if old is None or new is None or not old.plain or old.uses_super or old.shape != new.shape \
+        if old is None or new is None or not old.plain or old.uses_super or old.outputs != new.outputs \
                 or not self._named_as_asked(name) or old.literal_runs is None or new.literal_runs is None \
-                or len(old.literal_runs) != len(new.literal_runs):
+                or len(old.literal_runs) != len(new.literal_runs) or old.output_exprs is None \
+                or new.output_exprs is None or len(old.output_exprs) != len(new.output_exprs):
             return None
         texts: dict[int, tuple[str, str, str | None]] = {}
         for number, (before, after) in enumerate(zip(old.literal_runs, new.literal_runs, strict=True)):
@@ -412,7 +488,20 @@ class BlockEdits:
                 if not (before[1] and after[1]) or not before[0]:
                     return None
                 texts[number] = (before[0], after[0], before[2])
-        return texts
+        exprs: dict[int, tuple[int, int, str | None]] = {}
+        unplain = _UNPLAIN_NAMES | old.stored | new.stored
+        for number, (was_expr, expr) in enumerate(zip(old.output_exprs, new.output_exprs, strict=True)):
+            if was_expr.tree == expr.tree:
+                continue
+            slot = expr.slot
+            if slot is None or was_expr.slot != slot or not expr.plain or expr.reads & unplain:
+                return None
+            runs = [old.literal_runs[slot[0]], old.literal_runs[slot[1]], new.literal_runs[slot[0]],
+                    new.literal_runs[slot[1]]]
+            if not all(direct and text for text, direct, _ in runs):
+                return None
+            exprs[slot[0]] = (number, slot[1], runs[0][2])
+        return texts, exprs
 
     def _reached_by_chain_only(self, record: Record, chain: list[str] | tuple[str, ...], changed: set[str]) -> bool:
         """Whether no template of `record` includes, imports or extends a `changed` one other than as the chain of
@@ -449,16 +538,27 @@ class BlockEdits:
         if any(not self._named_as_asked(name) for name in chain):
             return None
         texts: dict[tuple[str, int], tuple[str, str]] = {}
+        exprs: dict[tuple[str, int], ExprSlot] = {}
         blocks: set[str] = set()
         changed: set[str] = set()
+        assigned = frozenset().union(*(found.assigned for name in chain if (found := self._new(name)) is not None))
         for name, was in record:
             if self.new.keys(name) == was:
                 continue
-            runs = self._literal_texts(name, was) if name in chain else None
-            if runs is None:
+            changes = self._patch_texts(name, was) if name in chain else None
+            if changes is None:
                 return None
+            runs, slots = changes
             for number, (before, after, block) in runs.items():
                 texts[(name, number)] = (before, after)
+                if block is not None:
+                    blocks.add(block)
+            for number, (expr, after_run, block) in slots.items():
+                slot = self._expr_slot(name, was, number, expr, after_run, assigned)
+                if slot is None:
+                    return None
+                exprs[(name, number)] = slot
+                texts.pop((name, number), None)  # (its text is made with the expression's)
                 if block is not None:
                     blocks.add(block)
             changed.add(name)
@@ -466,7 +566,36 @@ class BlockEdits:
             return None
         encoded = {key: (before.encode("utf-8", "surrogatepass"), after.encode("utf-8", "surrogatepass"))
                    for key, (before, after) in texts.items()}
-        return LiteralEdit(texts, encoded, frozenset(blocks))
+        return LiteralEdit(texts, encoded, frozenset(blocks), exprs)
+
+    def _expr_slot(self, name: str, was: str, run: int, number: int, after_run: int, assigned: frozenset[str]
+                   ) -> ExprSlot | None:
+        """The changed output expression `number` of the template `name`, between its runs of literal text `run`
+        and `after_run`, made into a template of its own (that a page's variables alone render as the layout
+        does: its names are set at no layout's top level, `assigned`); None when it cannot be."""
+        new_facts, old_facts = self._new(name), self._old(name, was)
+        source = self.new.keys.source(name)
+        if new_facts is None or old_facts is None or new_facts.output_exprs is None or source is None \
+                or new_facts.literal_runs is None or old_facts.literal_runs is None \
+                or new_facts.output_exprs[number].reads & assigned:
+            return None
+        key = (name, self.new.keys(name), number)
+        template = self._expr_templates.get(key)
+        if template is None:
+            try:
+                tree = self.new.parse(source, name)
+                expr = next(itertools.islice(_output_exprs(tree), number, None))[0]
+                alone = nodes.Template([nodes.Output([expr], lineno=expr.lineno)], lineno=1)
+                alone.set_environment(self.new)
+                code = self.new.compile(alone, name, self.new.keys.sources[name][0]
+                                        if name in self.new.keys.sources else None)
+                template = self._expr_templates[key] = self.new.template_class.from_code(
+                    self.new, code, self.new.make_globals(None))
+            except (jinja2.TemplateError, StopIteration, TypeError):
+                return None
+        before, after = old_facts.literal_runs[run][0], new_facts.literal_runs[run][0]
+        return ExprSlot(template, (name, after_run), before, after, before.encode("utf-8", "surrogatepass"),
+                        after.encode("utf-8", "surrogatepass"))
 
     def _block_reads(self, facts: list[TemplateFacts]) -> frozenset[str]:
         """The names the chain's blocks, and the templates they include with the context, read from it."""
@@ -500,7 +629,9 @@ class LiteralEdit:
     encoded: dict[tuple[str, int], tuple[bytes, bytes]]
     """The same texts in UTF-8."""
     blocks: frozenset[str]
-    """The blocks those texts are in (every call of each must have been placed)."""
+    """The blocks those texts and expressions are in (every call of each must have been placed)."""
+    exprs: dict[tuple[str, int], ExprSlot] = field(default_factory=dict)
+    """{`Literal.key` of the literal text before it: the slot} of each output expression the edit changed."""
     _indexes: dict[int, tuple[tuple[tuple[str, int], ...], list[int]]] = field(default_factory=dict, compare=False)
 
     def indexes(self, keys: tuple[tuple[str, int], ...]) -> list[int]:
@@ -508,8 +639,27 @@ class LiteralEdit:
         the pages that share their keys: those whose layouts output the same literal texts)."""
         known = self._indexes.get(id(keys))
         if known is None or known[0] is not keys:
-            known = self._indexes[id(keys)] = (keys, [i for i, key in enumerate(keys) if key in self.texts])
+            known = self._indexes[id(keys)] = (keys, [i for i, key in enumerate(keys)
+                                                      if key in self.texts or key in self.exprs])
         return known[1]
+
+
+@dataclass(frozen=True)
+class ExprSlot:
+    """An output expression an edit changed, where a page's last file has its text: from the start of the literal
+    text before it (its run number is the key of `LiteralEdit.exprs`) to the start of the one after it."""
+
+    template: jinja2.Template
+    """The expression alone, as a template (rendered with a page's variables: its text there)."""
+    after: tuple[str, int]
+    """The `Literal.key` of the literal text after it."""
+    before_text: str
+    """The literal text before it, before the edit ..."""
+    after_text: str
+    """... and now."""
+    before_bytes: bytes
+    """The same, in UTF-8."""
+    after_bytes: bytes
 
 
 class Splice:
@@ -523,12 +673,15 @@ class Splice:
         self.file: bytes | None = None
         """The unit's file, when it was made in its last file's bytes (`patch`): the render then returns no text."""
 
-    def patch(self, env: TrackingEnvironment, leaf: str) -> bytes | None:
-        """The page's file after an edit that changed only literal texts of its layouts (`BlockEdits.literal_plan`):
-        its last bytes with each place of those texts given the new one, as a render would make it (the same code
-        on the same variables, some of its constant texts changed), or None when the page must be rendered.
-        `env.block_calls` gets every block's and literal text's place in the new text, `env.fragments` the
-        included templates' texts, moved. Made on the bytes (the file is neither decoded nor encoded again)."""
+    def patch(self, env: TrackingEnvironment, leaf: str, variables: dict[str, Any]) -> bytes | None:
+        """The page's file after an edit that changed only literal texts of its layouts and expressions between two
+        of them (`BlockEdits.literal_plan`): its last bytes with each place of those texts given the new one, and
+        each such expression's text (from the start of the literal text before it to the start of the one after
+        it) the new expression's, rendered alone with the page's `variables`: as a render would make it (the same
+        code on the same variables, some of its constant texts and some values it outputs changed), or None when
+        the page must be rendered. `env.block_calls` gets every block's and literal text's place in the new text,
+        `env.fragments` the included templates' texts, moved. Made on the bytes (the file is neither decoded nor
+        encoded again)."""
         entry, fragments = self.entry, env.fragments
         places, literals = entry.blocks, entry.literals
         if places is None or literals is None or fragments is None or fragments.previous_file is None:
@@ -542,33 +695,47 @@ class Splice:
         old = memoryview(fragments.previous_file)
         pieces: list[bytes | memoryview] = []
         at_edits: list[int] = []  # where each changed text starts in the old text ...
+        ends: list[int] = []  # ... and ends ...
         shifts: list[int] = []  # ... how much longer than it the texts changed so far are ...
         at_bytes: list[int] = []  # ... and the same in bytes
         shifts_bytes: list[int] = []
         at = shift = shift_bytes = 0
         for index in plan.indexes(keys):
             start = starts_bytes[index]
-            before, after = plan.encoded[keys[index]]
+            slot = plan.exprs.get(keys[index])
+            if slot is None:
+                before, after = plan.encoded[keys[index]]
+                texts = plan.texts[keys[index]]
+                length, new_length, end = len(texts[0]), len(texts[1]), start + len(before)
+            else:
+                if index + 1 >= len(keys) or keys[index + 1] != slot.after:
+                    return None  # (not as recorded: rendered instead)
+                try:
+                    value = slot.template.render(variables)
+                except Exception:  # noqa: BLE001 - the page's render reports it
+                    return None
+                before, after = slot.before_bytes, slot.after_bytes + value.encode("utf-8", "surrogatepass")
+                length, new_length = starts[index + 1] - starts[index], len(slot.after_text) + len(value)
+                end = starts_bytes[index + 1]
             if start < at or old[start:start + len(before)] != before:
                 return None  # (not as recorded: rendered instead)
             pieces.append(old[at:start])
             pieces.append(after)
-            at = start + len(before)
-            texts = plan.texts[keys[index]]
-            shift += len(texts[1]) - len(texts[0])
-            shift_bytes += len(after) - len(before)
+            at = end
+            shift += new_length - length
+            shift_bytes += len(after) - (end - start)
             at_edits.append(starts[index])
+            ends.append(starts[index] + length)
             shifts.append(shift)
             at_bytes.append(start)
             shifts_bytes.append(shift_bytes)
         pieces.append(old[at:])
         # The included templates' texts were found in the page by their text (`Fragments.finish`): one found inside
-        # a changed literal text (an include that output "\n"), or out of order, would be moved wrongly.
+        # a changed text (an include that output "\n"), or out of order, would be moved wrongly.
         spans = entry.spans
         if any(spans[i] > spans[i + 1] for i in range(len(spans) - 1)) or any(
-                spans[i] < spans[i + 1] and spans[i] < start + len(plan.texts[keys[index]][0])
-                and start < spans[i + 1]
-                for index in plan.indexes(keys) for start in (starts[index],) for i in range(0, len(spans), 2)):
+                spans[i] < spans[i + 1] and spans[i] < end and start < spans[i + 1]
+                for start, end in zip(at_edits, ends, strict=True) for i in range(0, len(spans), 2)):
             return None
 
         def moved(position: int) -> int:  # a place after a changed text's start moves with it (none is inside)
@@ -818,7 +985,7 @@ def render_recorded(env: TrackingEnvironment, template: jinja2.Template, variabl
     `splice.file` then holds, and the text returned is empty."""
     if splice is not None:
         name = template.name
-        patched = splice.patch(env, name) if name is not None else None
+        patched = splice.patch(env, name, variables) if name is not None else None
         if patched is not None:
             splice.file = patched
             return ""  # (the file is made: `Splice.file`)

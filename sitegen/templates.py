@@ -115,6 +115,10 @@ class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
         """Each run of constant text the template outputs, in the order of its code: (the text, whether it is
         yielded straight into the output as a `Literal`, not gathered into a captured text: a macro's, a
         `{% set %}` block's, a filter block's; the block it is in, None at the template's top level)."""
+        self.output_slots: dict[int, tuple[int, int]] = {}
+        """{id of an output expression's node: (the number of the run of literal text just before it, of the run
+        just after it)} for each expression yielded straight into the output between two runs of the same output
+        tag (`<p>{{ x }}</p>`): its text is between their places in the page."""
 
     def visit_Template(self, node: jinja2.nodes.Template, frame: jinja2.compiler.Frame | None = None) -> None:
         """Jinja's module, then the `Literal` objects its functions yield (module globals: read when they run)."""
@@ -148,10 +152,13 @@ class IncludeCodeGenerator(jinja2.compiler.CodeGenerator):
         if frame.buffer is not None:
             self.writeline(f"{frame.buffer}.append(" if len(body) == 1 else f"{frame.buffer}.extend((")
             self.indent()
-        for item in body:
+        for at, item in enumerate(body):
             if isinstance(item, list):
                 text = str(jinja2.utils.concat(item))
                 self.literal_runs.append((text, frame.buffer is None, frame.block))
+                if frame.buffer is None and at + 2 < len(body) and isinstance(body[at + 2], list):
+                    number = len(self.literal_runs) - 1  # (the expression after it, then the next run)
+                    self.output_slots[id(body[at + 1])] = (number, number + 1)
                 if frame.buffer is None:
                     self.writeline(f"yield _sitegen_literal_{len(self.literal_runs) - 1}")
                 else:

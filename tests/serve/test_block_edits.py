@@ -69,7 +69,7 @@ def made(monkeypatch: pytest.MonkeyPatch) -> Callable[[dict[str, str]], Counted]
         monkeypatch.setattr(Splice, "render_kept", render_kept)
         # These tests make the pages by rendering blocks; an edit of literal texts alone, which most of their edits
         # are, is made in the page's text instead (`Splice.patch`: tests/serve/test_literal_edits.py).
-        monkeypatch.setattr(Splice, "patch", lambda self, env, leaf: None)
+        monkeypatch.setattr(Splice, "patch", lambda self, env, leaf, variables: None)
         return dev
 
     return make  # type: ignore[return-value]

@@ -12,6 +12,8 @@ import jinja2
 import pytest
 
 from sitegen.blockedits import Splice, template_facts
+from sitegen.errors import SitegenError
+from sitegen.incremental import rebuild_edited_templates
 from sitegen.templates import Literal, TrackingEnvironment
 from tests.conftest import MINIMAL_LAYOUTS
 from tests.serve.test_fragments import Dev, named_files
@@ -51,8 +53,9 @@ def site(make_site: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> Cal
     """A site (SITE with these files over it, `a__b_html` for `a/b.html`) built as the server builds it."""
     patch, render = Splice.patch, Splice.render
 
-    def counted_patch(self: Splice, env: TrackingEnvironment, leaf: str) -> str | None:
-        text = patch(self, env, leaf)
+    def counted_patch(self: Splice, env: TrackingEnvironment, leaf: str, variables: dict[str, object]
+                      ) -> bytes | None:
+        text = patch(self, env, leaf, variables)
         if text is not None and self.entry.source.startswith("posts/p"):
             Counts.patched += 1
         return text
@@ -134,20 +137,98 @@ def test_literal_edits_and_rendered_blocks_alternate(site: Callable[..., Dev]) -
     assert page.endswith("<footer>Post 0</footer></body>\n</html>\n")
 
 
-def test_edits_that_are_not_of_literal_texts_alone_render(site: Callable[..., Dev]) -> None:
+def test_edits_that_are_not_of_literal_texts_and_expressions_alone_render(site: Callable[..., Dev]) -> None:
     dev = site()
     single = SINGLE
-    # An expression, a tag, a constant in an expression: the blocks are rendered.
-    for old, new in [("{{ page.title }}</h1>", "{{ page.title | lower }}</h1>"),
-                     ("{{ page.title | lower }}", "{{ 'x' }}{{ page.title }}"), ("{{ 'x' }}", "{{ 'y' }}")]:
+    # An expression added (the output tag's code changes), a constant in an expression (folded into the literal
+    # text around it by Jinja): the blocks are rendered.
+    for old, new in [("{{ page.title }}</h1>", "{{ 'x' }}{{ page.title }}</h1>"), ("{{ 'x' }}", "{{ 'y' }}")]:
         single = single.replace(old, new)
         assert edit(dev, "layouts/single.html", single) == 0, (old, new)
         assert Counts.spliced == 3, (old, new)
-    assert "<h1>ypost 1</h1>" not in dev.page("posts/p1/index.html") and "<h1>yPost 1</h1>" in dev.page(
-        "posts/p1/index.html")
+    assert "<h1>yPost 1</h1>" in dev.page("posts/p1/index.html")
     # An included template's text is not a layout's: rendered (its include made again, the rest kept).
     assert edit(dev, "layouts/partials/meta.html", "<p class=\"meta m\">{{ page.date | isodate }}</p>") == 0
     assert "<p class=\"meta m\">" in dev.page("posts/p0/index.html")
+
+
+def test_an_edit_of_an_expression_between_literal_texts_is_made_in_the_pages_text(site: Callable[..., Dev]
+                                                                                  ) -> None:
+    # Each expression is rendered alone with the page's variables and put where the last one's text was: in a
+    # block, in a branch some pages take (p1 has a note), in the parent layout outside its blocks, with non-ASCII
+    # text before and after it (places in characters, the file in UTF-8), two in one output tag, one after
+    # another; each result equals a clean build.
+    dev = site()
+    texts = {"layouts/single.html": SINGLE, "layouts/base.html": BASE}
+    for rel, old, new, patched in [
+            ("layouts/single.html", "{{ page.title }}</h1>", "{{ page.title | upper }}</h1>", 3),
+            ("layouts/single.html", "{{ page.title | upper }}", "{{ page.title ~ ' «ü»' }}", 3),
+            ("layouts/single.html", "<aside>note</aside>", "<aside>{{ page.params.get('note') }} 更</aside>", 0),
+            ("layouts/single.html", "{{ page.params.get('note') }}", "{{ page.params.get('note') | upper }}", 3),
+            ("layouts/base.html", "<header>{{ site.title }}</header>",
+             "<header>{{ site.title }}, {{ page.title }}</header>", 0),
+            ("layouts/base.html", "{{ site.title }}, {{ page.title }}", "{{ site.title | length }}, {{ page.url }}",
+             3),
+            ("layouts/base.html", ("<header>", "{{ page.url }}"), ("<header class=\"h\">", "{{ page.url | upper }}"),
+             3),
+            ("layouts/single.html", "{{ page.title ~ ' «ü»' }}", "{{ '' if page.title == 'Post 1' else page.title }}",
+             3),
+            ("layouts/single.html", "{{ '' if page.title == 'Post 1' else page.title }}", "{{ page.title }}", 3)]:
+        for one, other in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,))), strict=True):
+            texts[rel] = texts[rel].replace(one, other)
+        assert edit(dev, rel, texts[rel]) == patched, (old, new)
+        assert Counts.spliced == 3 - patched, (old, new)
+    page = dev.page("posts/p1/index.html")
+    assert "<aside>YES 更</aside>" in page and ", /POSTS/P1/</header>" in page and "<h1>Post 1</h1>" in page
+
+
+@pytest.mark.parametrize("layout, old, new", [
+    # A loop's variable; a name the layout sets (in the block, or at its top level); a macro's.
+    ("{% extends 'base.html' %}{% block main %}{% for t in page.tags %}<i>{{ t.name }}</i>{% endfor %}"
+     "{% endblock %}", "{{ t.name }}", "{{ t.name | upper }}"),
+    ("{% extends 'base.html' %}{% block main %}<i>{{ loop is defined }}</i>{% endblock %}",
+     "{{ loop is defined }}", "{{ loop is not defined }}"),
+    ("{% extends 'base.html' %}{% block main %}{% set x = page.title %}<i>{{ x }}</i>{% endblock %}",
+     "{{ x }}", "{{ x | upper }}"),
+    ("{% extends 'base.html' %}{% set x = 'top' %}{% block main %}<i>{{ x }}</i>{% endblock %}",
+     "{{ x }}", "{{ x | upper }}"),
+    ("{% extends 'base.html' %}{% macro m(v) %}<i>{{ v }}</i>{% endmacro %}{% block main %}{{ m(1) }}{% endblock %}",
+     "{{ v }}", "{{ v + 1 }}"),
+    # `with`, a filter block, a call block: another scope, or a captured text.
+    ("{% extends 'base.html' %}{% block main %}{% with y = 2 %}<i>{{ page.title }}</i>{% endwith %}{% endblock %}",
+     "{{ page.title }}", "{{ page.title | upper }}"),
+    ("{% extends 'base.html' %}{% block main %}{% filter upper %}<i>{{ page.title }}</i>{% endfilter %}"
+     "{% endblock %}", "{{ page.title }}", "{{ page.title ~ '!' }}"),
+    # Not between two literal texts of its output tag.
+    ("{% extends 'base.html' %}{% block main %}<i>{{ page.title }}{% endblock %}", "{{ page.title }}",
+     "{{ page.title | upper }}"),
+    ("{% extends 'base.html' %}{% block main %}{{ page.title }}<i></i>{% endblock %}", "{{ page.title }}",
+     "{{ page.title | upper }}"),
+])
+def test_expressions_that_depend_on_where_they_are_render(site: Callable[..., Dev], layout: str, old: str,
+                                                          new: str) -> None:
+    dev = site(layouts__single_html=layout)
+    assert edit(dev, "layouts/single.html", layout.replace(old, new)) == 0
+
+
+def test_an_expression_edit_that_reads_another_page_follows_its_edits(site: Callable[..., Dev]) -> None:
+    # The pages read by the expression made alone are the page's reads: an edit of the page it names makes it again.
+    layout = "{% extends 'base.html' %}{% block main %}<p>{{ page.title }}</p>{% endblock %}"
+    dev = site(layouts__single_html=layout)
+    assert edit(dev, "layouts/single.html", layout.replace(
+        "{{ page.title }}", "{{ page.prev.content if page.prev else '-' }}")) == 3
+    dev.edit("content/posts/p0.md", SITE["content/posts/p0.md"].replace("Text 0", "New text"))
+    assert "New text" in dev.page("posts/p1/index.html")
+
+
+def test_an_expression_that_fails_on_a_page_is_reported_as_a_render_reports_it(site: Callable[..., Dev]) -> None:
+    layout = "{% extends 'base.html' %}{% block main %}<p>{{ page.title }}</p>{% endblock %}"
+    dev = site(layouts__single_html=layout)
+    (dev.site / "layouts/single.html").write_text(layout.replace("page.title", "page.params.nothing.x"),
+                                                  encoding="utf-8")
+    with pytest.raises(SitegenError) as raised:
+        rebuild_edited_templates(dev.result, {dev.site / "layouts/single.html"}, dev.memo)
+    assert "layouts/single.html:1: undefined variable: 'None' has no attribute 'x'" in str(raised.value)
 
 
 @pytest.mark.parametrize("layout, old, new", [
