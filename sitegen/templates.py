@@ -12,7 +12,8 @@ import os
 import tempfile
 import traceback
 import types
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import ChainMap
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -276,6 +277,23 @@ class _Context(jinja2.runtime.Context):
                                                 "exception")
 
 
+class _Template(jinja2.Template):
+    """Jinja's template, with a quicker new context for a render with the environment's globals alone (as every
+    page's): Jinja copies them through a `ChainMap` of the template's own (none) and the environment's, in Python,
+    ~15 µs a render; here they are copied as one dict, in C (the same keys in the same order, the same values)."""
+
+    def new_context(self, vars: dict[str, Any] | None = None, shared: bool = False,  # noqa: A002 - Jinja's name
+                    locals: Mapping[str, Any] | None = None) -> jinja2.runtime.Context:  # noqa: A002
+        """Jinja's `Template.new_context`."""
+        found = self.globals
+        if not shared and not locals and type(found) is ChainMap and len(found.maps) == 2 and not found.maps[0] \
+                and type(found.maps[1]) is dict:
+            plain = found.maps[1]
+            return self.environment.context_class(self.environment, dict(plain, **(vars or {})), self.name,
+                                                  self.blocks, globals=plain)
+        return super().new_context(vars, shared, locals)
+
+
 _JINJA_3_1 = jinja2.__version__.startswith("3.1.")
 """`IncludeCodeGenerator` and `_Context` copy and use Jinja 3.1's internals: with another Jinja, templates render
 through Jinja's own code generator and context (correct, without fragment reuse and the quicker calls)."""
@@ -292,6 +310,7 @@ class TrackingEnvironment(jinja2.Environment):
 
     code_generator_class = IncludeCodeGenerator if _JINJA_3_1 else jinja2.compiler.CodeGenerator
     context_class = _Context if _JINJA_3_1 else jinja2.runtime.Context
+    template_class = _Template if _JINJA_3_1 else jinja2.Template
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
