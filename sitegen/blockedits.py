@@ -36,7 +36,7 @@ import jinja2.meta
 import jinja2.nodes as nodes
 
 from sitegen.memo import MISSING, BlockPlaces, Literals, OutputEntry, template_key
-from sitegen.templates import BlockCalls, IncludeCodeGenerator, TrackingEnvironment, utf8_length
+from sitegen.templates import BlockCalls, IncludeCodeGenerator, TrackingEnvironment, context_names, utf8_length
 
 
 @dataclass(frozen=True)
@@ -96,11 +96,39 @@ class OutputExpr:
     plain: bool
     """Whether it is in no other tag than blocks and `{% if %}`s: it sees the page's variables, and no loop's."""
     reads: frozenset[str]
-    """The names it reads."""
+    """The names it reads, with those the functions it calls read from the context (`_expr_reads`)."""
 
 
 _UNPLAIN_NAMES = frozenset({"self", "super", "loop", "caller", "varargs", "kwargs"})
 """Names an expression reads that depend on where it is (a loop, a macro, a block) more than on the page."""
+_ANY_NAME = "\x00any"
+"""Among the names a tree reads: it calls a function that takes the context and may read any name of it."""
+
+
+def _called_reads(env: jinja2.Environment, node: nodes.Node) -> frozenset[str]:
+    """The names the functions a tree calls read from the render's context, beyond those it names: a global like
+    `i18n`, or a filter like `date`, reads the page's language (`sitegen.templates.context_names`); `_ANY_NAME`
+    among them when one may read any name. (A function a variable holds is named: the variable counts; a method
+    of a page's view takes no context.)"""
+    found: set[str] = set()
+    for call in (node, *node.find_all((nodes.Call, nodes.Filter, nodes.Test))):
+        if isinstance(call, nodes.Call):
+            function = env.globals.get(call.node.name, None) if isinstance(call.node, nodes.Name) else None
+        elif isinstance(call, nodes.Filter | nodes.Test):
+            table = env.filters if isinstance(call, nodes.Filter) else env.tests
+            function = table.get(call.name, _ANY_NAME)
+        else:
+            continue
+        if function is not None:
+            names = context_names(function) if function is not _ANY_NAME else None
+            found |= names if names is not None else {_ANY_NAME}
+    return frozenset(found)
+
+
+def _expr_reads(env: jinja2.Environment, expr: nodes.Expr) -> frozenset[str]:
+    """The names an expression reads, with those the functions it calls read from the context (`_called_reads`)."""
+    return frozenset(n.name for n in (expr, *expr.find_all(nodes.Name)) if isinstance(n, nodes.Name)) \
+        | _called_reads(env, expr)
 
 
 def _output_exprs(node: nodes.Node, plain: bool = True) -> Iterator[tuple[nodes.Expr, bool]]:
@@ -123,7 +151,13 @@ def _outputs(value: Any) -> Any:
         return (type(value).__name__, *(_outputs(v) for _, v in value.iter_fields()))
     if isinstance(value, list | tuple):
         return tuple(_outputs(v) for v in value)
-    return value
+    return _leaf(value)
+
+
+def _leaf(value: Any) -> Any:
+    """A value of a syntax tree's node (a name, a constant) with its type: `1`, `1.0` and `True` are equal in
+    Python, not in a page."""
+    return (type(value), value)
 
 
 def _stored(tree: nodes.Template) -> frozenset[str]:
@@ -172,7 +206,7 @@ def _dump(value: Any, bodies: dict[str, tuple[Any, ...]], scoped: set[str]) -> A
         return (type(value).__name__, *(_dump(v, bodies, scoped) for _, v in value.iter_fields()))
     if isinstance(value, list | tuple):
         return tuple(_dump(v, bodies, scoped) for v in value)
-    return value
+    return _leaf(value)
 
 
 def _shape(value: Any) -> Any:
@@ -183,7 +217,7 @@ def _shape(value: Any) -> Any:
         return (type(value).__name__, *(_shape(v) for _, v in value.iter_fields()))
     if isinstance(value, list | tuple):
         return tuple(_shape(v) for v in value)
-    return value
+    return _leaf(value)
 
 
 def _generated(env: jinja2.Environment, name: str, source: str
@@ -193,8 +227,7 @@ def _generated(env: jinja2.Environment, name: str, source: str
     if not issubclass(env.code_generator_class, IncludeCodeGenerator):
         return None
     tree = env.parse(source, name)  # (a tree of its own: the generator may change the one it visits)
-    found = [(expr, _dump(expr, {}, set()), plain,
-              frozenset(n.name for n in (expr, *expr.find_all(nodes.Name)) if isinstance(n, nodes.Name)))
+    found = [(expr, _dump(expr, {}, set()), plain, _expr_reads(env, expr))
              for expr, plain in _output_exprs(tree)]  # (before the generator folds constants in them)
     generator = env.code_generator_class(env, name, None, None, False, env.optimized)
     generator.visit(tree)
@@ -285,7 +318,7 @@ def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateF
     unkept = {block.name for block in blocks if block.scoped or block.required}
     block_reads: set[str] = set()
     for block in blocks:
-        block_reads |= _reads(env, list(block.body))
+        block_reads |= _reads(env, list(block.body)) | _called_reads(env, block)
     block_refs = _refs((n for b in blocks for n in b.find_all(nodes.Stmt)), with_context_only=True)
     generated = _generated(env, name, source)
     return TemplateFacts(
@@ -369,6 +402,8 @@ class BlockEdits:
         default_factory=dict)
     _literal_plans: dict[tuple[str, int], tuple[Record, LiteralEdit | None]] = field(default_factory=dict)
     _expr_templates: dict[tuple[str, str, int], jinja2.Template] = field(default_factory=dict)
+    _numbering: dict[int, tuple[Record, dict[tuple[str, int], tuple[str, int] | None] | None]] = field(
+        default_factory=dict)
 
     def prepare(self, records: Iterable[Record]) -> None:
         """Read the facts of every template in these records (before workers fork: each reads them once)."""
@@ -437,8 +472,10 @@ class BlockEdits:
         if not self._reached_by_chain_only(record, chain, {name for name, was in record if self.new.keys(name) != was}):
             return None
         assigned = frozenset().union(assigned_before, *(f.assigned for f in facts))
-        if assigned and self._block_reads(facts) & assigned:
-            return None
+        if assigned:
+            reads = self._block_reads(facts)
+            if reads & assigned or any(name.startswith("\x00") for name in reads):  # (`_ANY_NAME`, or unknown)
+                return None
         if skeleton:  # (made again, not kept)
             edited |= unkept
         return frozenset(edited), tuple(chain)
@@ -494,7 +531,8 @@ class BlockEdits:
             if was_expr.tree == expr.tree:
                 continue
             slot = expr.slot
-            if slot is None or was_expr.slot != slot or not expr.plain or expr.reads & unplain:
+            if slot is None or was_expr.slot != slot or not expr.plain or expr.reads & unplain \
+                    or (_ANY_NAME in expr.reads and (old.stored or new.stored)):
                 return None
             runs = [old.literal_runs[slot[0]], old.literal_runs[slot[1]], new.literal_runs[slot[0]],
                     new.literal_runs[slot[1]]]
@@ -502,6 +540,33 @@ class BlockEdits:
                 return None
             exprs[slot[0]] = (number, slot[1], runs[0][2])
         return texts, exprs
+
+    def renumbering(self, record: Record) -> dict[tuple[str, int], tuple[str, int] | None] | None:
+        """{old `Literal.key`: its key now, None when its run is gone} for the runs of literal text that the edit
+        numbered otherwise in the templates of `record` it changed (an expression added before them, or a block
+        that lost a run): a block made again makes its own keys, the text kept around it has the old ones. A
+        block's runs keep their places in it when it has as many, with the same texts; None when not known."""
+        known = self._numbering.get(id(record))
+        if known is None or known[0] is not record:
+            mapping: dict[tuple[str, int], tuple[str, int] | None] | None = {}
+            for name, was in record:
+                if self.new.keys(name) == was:
+                    continue
+                old, new = self._old(name, was), self._new(name)
+                if old is None or new is None or old.literal_runs is None or new.literal_runs is None:
+                    mapping = None
+                    break
+                before, now = _runs_by_block(old.literal_runs), _runs_by_block(new.literal_runs)
+                for block, runs in before.items():
+                    fresh = now.get(block, [])
+                    same = [run[1:] for run in runs] == [run[1:] for run in fresh]
+                    for at, (number, *_) in enumerate(runs):
+                        target = fresh[at][0] if same else None
+                        if target != number:
+                            assert mapping is not None
+                            mapping[(name, number)] = (name, target) if target is not None else None
+            known = self._numbering[id(record)] = (record, mapping)
+        return known[1]
 
     def _reached_by_chain_only(self, record: Record, chain: list[str] | tuple[str, ...], changed: set[str]) -> bool:
         """Whether no template of `record` includes, imports or extends a `changed` one other than as the chain of
@@ -577,7 +642,8 @@ class BlockEdits:
         source = self.new.keys.source(name)
         if new_facts is None or old_facts is None or new_facts.output_exprs is None or source is None \
                 or new_facts.literal_runs is None or old_facts.literal_runs is None \
-                or new_facts.output_exprs[number].reads & assigned:
+                or new_facts.output_exprs[number].reads & assigned \
+                or (_ANY_NAME in new_facts.output_exprs[number].reads and assigned):
             return None
         key = (name, self.new.keys(name), number)
         template = self._expr_templates.get(key)
@@ -712,9 +778,10 @@ class Splice:
                     return None  # (not as recorded: rendered instead)
                 try:
                     value = slot.template.render(variables)
+                    encoded = value.encode("utf-8")  # (a lone surrogate fails as the page's render does)
                 except Exception:  # noqa: BLE001 - the page's render reports it
                     return None
-                before, after = slot.before_bytes, slot.after_bytes + value.encode("utf-8", "surrogatepass")
+                before, after = slot.before_bytes, slot.after_bytes + encoded
                 length, new_length = starts[index + 1] - starts[index], len(slot.after_text) + len(value)
                 end = starts_bytes[index + 1]
             if start < at or old[start:start + len(before)] != before:
@@ -876,14 +943,30 @@ class Splice:
         for index in range(kept, count):
             fragments.keep(index, spans[2 * index] + length - at)
         calls.found = _spliced(places, redo, made, deltas)
-        if self.entry.literals is None:
+        renumbered = self.edits.renumbering(self.entry.templates)
+        if self.entry.literals is None or renumbered is None:
             calls.literals_known = False
         else:  # those of the calls made again are found by their joins; the others move as the text around them
+            keys, starts, starts_bytes = self.entry.literals
+            if renumbered:  # (the kept text's keys as the edited templates number their runs now)
+                keys = tuple(renumbered.get(key, key) for key in keys)  # type: ignore[misc]
             calls.literals, calls.literal_starts, calls.literal_bytes = _spliced_literals(
-                self.entry.literals, regions, deltas, deltas_bytes,
+                (keys, starts, starts_bytes), regions, deltas, deltas_bytes,
                 (calls.literals, calls.literal_starts, calls.literal_bytes))
+            if renumbered and None in calls.literals:
+                calls.literals_known = False  # (a run kept whose number is not known now)
         self.used = True
         return "".join(pieces)
+
+
+def _runs_by_block(runs: Sequence[tuple[str, bool, str | None]]
+                   ) -> dict[str | None, list[tuple[int, str, bool]]]:
+    """A template's runs of literal text (`TemplateFacts.literal_runs`) by the block they are in: (number, text,
+    output straight), in order."""
+    found: dict[str | None, list[tuple[int, str, bool]]] = {}
+    for number, (text, direct, block) in enumerate(runs):
+        found.setdefault(block, []).append((number, text, direct))
+    return found
 
 
 def _spliced_literals(literals: Literals, regions: list[tuple[int, int, int, int]], deltas: list[int],

@@ -53,6 +53,25 @@ def format_date(value: dt.datetime | dt.date | None, fmt: str = "%B %-d, %Y", la
     return value.strftime(fmt)
 
 
+def context_reads(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a function that takes the render's context (`jinja2.pass_context`) as reading only these names from
+    it (`context_names`)."""
+
+    def mark(function: Callable[..., Any]) -> Callable[..., Any]:
+        function.sitegen_context_reads = frozenset(names)  # type: ignore[attr-defined]
+        return function
+
+    return mark
+
+
+def context_names(function: Any) -> frozenset[str] | None:
+    """The names a function called from a template reads from the render's context: none when it does not take
+    the context, those it is marked with (`context_reads`), else None (any name)."""
+    if getattr(function, "jinja_pass_arg", None) is not jinja2.utils._PassArg.context:
+        return frozenset()
+    return getattr(function, "sitegen_context_reads", None)
+
+
 def _page_lang(context: jinja2.runtime.Context) -> str | None:
     """The language of the page being rendered (its `lang`, else its site's), if the context has a page."""
     page = context.get("page")
@@ -832,15 +851,18 @@ def make_environment(search_path: list[Path], config: SiteConfig,
     env.globals.update(extra_globals or {})
     translator = translator or Translator(Strings(), config.language, date_format=config.date_format)
 
+    @context_reads("page")
     @jinja2.pass_context
     def i18n(context: jinja2.runtime.Context, key: str, count: int | float | None = None, **params: Any) -> str:
         return translator(key, count, lang=params.pop("lang", None) or _page_lang(context), **params)
 
+    @context_reads("page")
     @jinja2.pass_context
     def date(context: jinja2.runtime.Context, value: dt.datetime | dt.date | None, fmt: str | None = None,
              lang: str | None = None) -> str:
         return translator.format_date(value, fmt, lang or _page_lang(context))
 
+    @context_reads("page")
     @jinja2.pass_context
     def number(context: jinja2.runtime.Context, value: int | float, lang: str | None = None) -> str:
         return translator.number(value, lang or _page_lang(context))
@@ -865,6 +887,7 @@ def _at_render(function: Callable[..., Any]) -> Callable[..., Any]:
     folder of compiled templates) and must not hold one site's URL or one environment's Markdown: the template
     syntax check compiles the site's layouts with no Markdown renderer at all."""
 
+    @context_reads()
     @jinja2.pass_context
     def at_render(_context: jinja2.runtime.Context, *args: Any, **kwargs: Any) -> Any:
         return function(*args, **kwargs)

@@ -346,3 +346,48 @@ def test_a_block_inside_a_scoped_block_whose_text_is_captured_renders(site: Call
     assert edit(dev, "layouts/single.html", layout.replace("<b>c", "<b>d")) == 0
     assert edit(dev, "layouts/single.html", layout.replace("<b>c</b>", "<b>{{ page.title }}</b>")) == 0
     assert "<b>Post 1</b><b>Post 1</b>" in dev.page("posts/p1/index.html")
+
+
+@pytest.mark.parametrize("files, old, new", [
+    # `date` reads the page's language from the context, where a layout set `page` (at the top of the post layout,
+    # or of the base layout): made alone, the expression would see the post.
+    ({"layouts__single_html": "{% extends 'base.html' %}{% set page = site.get_page('about.md') %}{% block main %}"
+                              "<p>{{ site.get_page('posts/p0.md').date | isodate }}</p>{% endblock %}"},
+     "| isodate", "| date"),
+    ({"layouts__base_html": "{% set page = site.get_page('about.md') if page.section == 'posts' else page %}"
+                            "<html><body>{% block main %}{% endblock %}</body></html>\n",
+      "layouts__single_html": "{% extends 'base.html' %}{% block main %}"
+                              "<p>{{ site.get_page('posts/p0.md').date | isodate }}</p>{% endblock %}"},
+     "| isodate", "| date"),
+    # `i18n` reads it too, where the block set it.
+    ({"layouts__single_html": "{% extends 'base.html' %}{% block main %}{% set page = site.get_page('about.md') %}"
+                              "<p>{{ site.title }}</p>{% endblock %}"},
+     "{{ site.title }}", "{{ i18n('read_more') }}"),
+])
+def test_a_function_that_reads_the_page_from_the_context_sees_the_layouts_page(
+        site: Callable[..., Dev], files: dict[str, str], old: str, new: str) -> None:
+    dev = site(**{"content/about.md": "---\ntitle: About\nlang: zh\n---\nAbout us.\n"}, **files)
+    rel = "layouts/single.html"
+    assert edit(dev, rel, (dev.site / rel).read_text(encoding="utf-8").replace(old, new)) == 0
+    assert "Jan" not in dev.page("posts/p1/index.html") and "Read more" not in dev.page("posts/p1/index.html")
+
+
+def test_runs_numbered_otherwise_by_a_block_edit_are_renumbered_in_the_kept_text(site: Callable[..., Dev]) -> None:
+    # An edit rendered by blocks that changes how many runs of literal text a block has (a constant folded into
+    # them, an expression added) numbers the later runs otherwise; the next markup or expression edit is made in
+    # the pages' text at the right places.
+    layout = ("{% extends 'base.html' %}{% block inner %}<b>{{ page.title[:0] }}</b>{% endblock %}"
+              "{% block main %}<p>{{ page.title }}<p>{{ page.url }}<p>{% endblock %}")
+    dev = site(layouts__single_html=layout)
+    for old, new, patched in [("{{ page.title[:0] }}", "{{ 1 + 1 }}", 0), ("{{ page.url }}<p>", "{{ page.url }}<q>", 3),
+                              ("<b>", "<b>{{ page.url }}x", 0), ("{{ page.title }}", "{{ page.title | upper }}", 3)]:
+        layout = layout.replace(old, new)
+        assert edit(dev, "layouts/single.html", layout) == patched, (old, new)
+    assert "<p>POST 0<p>/posts/p0/<q>" in dev.page("posts/p0/index.html")
+
+
+def test_constants_of_another_type_are_another_expression(site: Callable[..., Dev]) -> None:
+    layout = "{% extends 'base.html' %}{% block main %}<p>{{ page.date.year + 1 }}</p>{% endblock %}"
+    dev = site(layouts__single_html=layout)
+    edit(dev, "layouts/single.html", layout.replace("+ 1 }}", "+ 1.0 }}"))
+    assert "<p>2025.0</p>" in dev.page("posts/p0/index.html")
