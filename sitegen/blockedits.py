@@ -17,7 +17,15 @@ the last render: `sitegen.templates.BlockCalls`). It is exactly the page a full 
   loaded.
 
 Otherwise the page is rendered whole, as before (with its unchanged includes reused: `sitegen.templates.Fragments`).
-Tests compare both with clean builds byte for byte.
+
+Before any of that, an edit that changed only the layouts' literal texts, and expressions of output tags that sit
+between two of those texts in no other tag than blocks and `if`s, is made in each page's last file (`Splice.patch`):
+each changed text goes where the last render put the old one, and each changed expression, rendered alone with the
+page's variables, from the start of the text before it to the start of the one after it. Such an expression reads
+no name a layout sets, and calls no function that reads one from the context (`sitegen.templates.context_reads`):
+alone, it has the value it has in the page.
+
+Tests compare every way with clean builds byte for byte.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jinja2
 import pytest
@@ -82,6 +83,18 @@ def edit(dev: Dev, rel: str, text: str) -> int:
     return Counts.patched
 
 
+def edits_in_turn(dev: Dev, steps: list[tuple[str, Any, Any, int]]) -> Dev:
+    """Make each edit (layout, text or texts, new text or texts, how many posts are patched), SINGLE and BASE the
+    layouts' first texts: each result equals a clean build, and the other posts are made from their blocks."""
+    texts = {"layouts/single.html": SINGLE, "layouts/base.html": BASE}
+    for rel, old, new, patched in steps:
+        for one, other in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,))), strict=True):
+            texts[rel] = texts[rel].replace(one, other)
+        assert edit(dev, rel, texts[rel]) == patched, (old, new)
+        assert Counts.spliced == 3 - patched, (old, new)
+    return dev
+
+
 def test_an_edit_of_literal_text_in_a_block_is_made_in_the_pages_text(site: Callable[..., Dev]) -> None:
     dev = site()
     assert edit(dev, "layouts/single.html", SINGLE.replace("<h1>", "<h1 class=\"title\">")) == 3
@@ -113,9 +126,7 @@ def test_edits_one_after_another_keep_every_place(site: Callable[..., Dev]) -> N
 def test_literal_edits_and_rendered_blocks_alternate(site: Callable[..., Dev]) -> None:
     # A block made again by an edit of its code records the places of its literal texts and moves the others; the
     # next literal edit uses them (inside the block, after it, between two blocks made again), and the other way.
-    dev = site()
-    texts = {"layouts/single.html": SINGLE, "layouts/base.html": BASE}
-    for rel, old, new, patched in [
+    dev = edits_in_turn(site(), [
             ("layouts/single.html", "<h1>", "<h1 class=\"a\">", 3),
             ("layouts/single.html", "<p>inner</p>", "<p>«{{ page.title | upper }}{{ page.title * 3 }}</p>", 0),
             ("layouts/single.html", "</ul>", "</ul>\n", 3),  # after the block made again, inside its parent
@@ -127,11 +138,7 @@ def test_literal_edits_and_rendered_blocks_alternate(site: Callable[..., Dev]) -
             ("layouts/base.html", "</body>", "</body>\n", 3),
             ("layouts/single.html", "{{ page.title }}</h1>", "{{ page.title }}!</h1>", 3),
             ("layouts/single.html", "<ul>", "<ul data-n=\"{{ page.tags | length }}\">", 0),
-            ("layouts/single.html", "</h1>", "</h1>\n", 3)]:
-        for one, other in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,))), strict=True):
-            texts[rel] = texts[rel].replace(one, other)
-        assert edit(dev, rel, texts[rel]) == patched, (old, new)
-        assert Counts.spliced == 3 - patched, (old, new)
+            ("layouts/single.html", "</h1>", "</h1>\n", 3)])
     page = dev.page("posts/p0/index.html")
     assert "<main class=\"m\"><h1 class=\"a\">Post 0!</h1>\n<p>«POST 0Post 0Post 0Post 0</p> " in page
     assert page.endswith("<footer>Post 0</footer></body>\n</html>\n")
@@ -158,9 +165,7 @@ def test_an_edit_of_an_expression_between_literal_texts_is_made_in_the_pages_tex
     # block, in a branch some pages take (p1 has a note), in the parent layout outside its blocks, with non-ASCII
     # text before and after it (places in characters, the file in UTF-8), two in one output tag, one after
     # another; each result equals a clean build.
-    dev = site()
-    texts = {"layouts/single.html": SINGLE, "layouts/base.html": BASE}
-    for rel, old, new, patched in [
+    dev = edits_in_turn(site(), [
             ("layouts/single.html", "{{ page.title }}</h1>", "{{ page.title | upper }}</h1>", 3),
             ("layouts/single.html", "{{ page.title | upper }}", "{{ page.title ~ ' «ü»' }}", 3),
             ("layouts/single.html", "<aside>note</aside>", "<aside>{{ page.params.get('note') }} 更</aside>", 0),
@@ -173,11 +178,7 @@ def test_an_edit_of_an_expression_between_literal_texts_is_made_in_the_pages_tex
              3),
             ("layouts/single.html", "{{ page.title ~ ' «ü»' }}", "{{ '' if page.title == 'Post 1' else page.title }}",
              3),
-            ("layouts/single.html", "{{ '' if page.title == 'Post 1' else page.title }}", "{{ page.title }}", 3)]:
-        for one, other in zip(*((old, new) if isinstance(old, tuple) else ((old,), (new,))), strict=True):
-            texts[rel] = texts[rel].replace(one, other)
-        assert edit(dev, rel, texts[rel]) == patched, (old, new)
-        assert Counts.spliced == 3 - patched, (old, new)
+            ("layouts/single.html", "{{ '' if page.title == 'Post 1' else page.title }}", "{{ page.title }}", 3)])
     page = dev.page("posts/p1/index.html")
     assert "<aside>YES 更</aside>" in page and ", /POSTS/P1/</header>" in page and "<h1>Post 1</h1>" in page
 
