@@ -201,7 +201,7 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         else:  # it failed in a worker: render it here again, where its error is caught and reported
             state.reads, env.loaded = set(), set()
             try:
-                body = item.render().encode("utf-8")
+                body = _encoded(item.render(), item.source)
                 reads, loaded = frozenset(state.reads), frozenset(env.loaded)
             except MissingTemplate as exc:
                 if state.tree.pages[item.source].generated:
@@ -229,6 +229,20 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         files[item.path] = body
     raise_if_any(_once_each([_relative(e, site_dir, themes) for e in errors]))
     return files
+
+
+def _encoded(text: str, source: str) -> bytes:
+    """A page's text in UTF-8; a TemplateError naming the page when it holds a character UTF-8 has no bytes for (a
+    lone surrogate, which a template's `'\\udc80'` escape makes)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        at = text.count("\n", 0, exc.start) + 1
+        raise TemplateError(
+            f"the rendered page has a character UTF-8 cannot write, U+{ord(text[exc.start]):04X} (a lone surrogate), "
+            f"on line {at} of its output", path=f"content/{source}" if not source.startswith("_") else source,
+            hint="find the template expression or page text that makes it (an escape such as '\\udc80') and "
+                 "remove it") from None
 
 
 def _template_names(entries: Iterable[OutputEntry]) -> list[str]:
@@ -325,7 +339,7 @@ class FragmentRecorder:
             found, spans, text = (), array.array("l"), None
         finally:
             state.reads, env.loaded, env.fragments, env.block_calls = None, None, None, None
-        if text is None or text.encode("utf-8") != entry.files[item.path]:
+        if text is None or text.encode("utf-8", "surrogatepass") != entry.files[item.path]:  # (never raises)
             found, spans, blocks = (), array.array("l"), None
         # (No previous render was given: every fragment is a new one, none an index.)
         fragments = tuple(_shared(f, self._records, self._contexts) for f in found if not isinstance(f, int))

@@ -114,3 +114,12 @@ def test_built_in_methods_called_in_loops_and_blocks_are_called_directly(
     })
     assert html(build(site), "a/index.html") == "AdaBo-|A,B,C|xy|p+q"
     assert not [obj for obj in slow if type(obj).__name__ == "builtin_function_or_method"]
+
+
+def test_a_character_utf8_cannot_write_names_the_page_and_line(make_site: MakeSite) -> None:
+    # A lone surrogate (a template's escape) has no UTF-8 bytes: an error naming the page, not a traceback.
+    site = make_site({"layouts/page.html": "ok\n{{ page.title ~ '\\udc80' }}\n", "content/a.md": "x"})
+    with pytest.raises(SitegenError) as raised:
+        build(site)
+    text = raised.value.format()
+    assert "content/a.md" in text and "U+DC80" in text and "line 2 of its output" in text
