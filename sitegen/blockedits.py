@@ -73,8 +73,6 @@ class TemplateFacts:
     """Every template it includes or imports (None: one named by an expression)."""
     parents: frozenset[str]
     """The templates its `{% extends %}` tags name (an included template's chain renders with its context)."""
-    shape: Any = None
-    """Its syntax tree with every literal text left out: equal shapes run the same code, outputting other texts."""
     literal_runs: tuple[tuple[str, bool, str | None], ...] | None = None
     """Each run of literal text its code outputs (`IncludeCodeGenerator.literal_runs`), None when not known."""
     outputs: Any = None
@@ -217,17 +215,6 @@ def _dump(value: Any, bodies: dict[str, tuple[Any, ...]], scoped: set[str]) -> A
     return _leaf(value)
 
 
-def _shape(value: Any) -> Any:
-    """A comparable copy of a syntax tree (line numbers left out) without the texts of its literal text nodes."""
-    if isinstance(value, nodes.TemplateData):
-        return ("TemplateData",)
-    if isinstance(value, nodes.Node):
-        return (type(value).__name__, *(_shape(v) for _, v in value.iter_fields()))
-    if isinstance(value, list | tuple):
-        return tuple(_shape(v) for v in value)
-    return _leaf(value)
-
-
 def _generated(env: jinja2.Environment, name: str, source: str
                ) -> tuple[tuple[tuple[str, bool, str | None], ...], tuple[OutputExpr, ...]] | None:
     """The runs of literal text a template's code outputs, as the environment's code generator numbers them
@@ -333,7 +320,7 @@ def template_facts(env: jinja2.Environment, name: str, source: str) -> TemplateF
         extends=extends, plain=plain, skeleton=skeleton, bodies=bodies, scoped=frozenset(scoped),
         assigned=frozenset(assigned), block_reads=frozenset(block_reads), block_refs=block_refs,
         reads=_reads(env, tree.body), refs=_refs(tree.find_all(nodes.Stmt), with_context_only=False),
-        parents=frozenset(name for n in extends_nodes for name in (_names(n.template) or ())), shape=_shape(tree),
+        parents=frozenset(name for n in extends_nodes for name in (_names(n.template) or ())),
         literal_runs=generated[0] if generated else None, outputs=_outputs(tree),
         output_exprs=generated[1] if generated else None, stored=_stored(tree),
         uses_super=any(n.name == "super" for n in tree.find_all(nodes.Name)), unkept=frozenset(unkept))
@@ -408,7 +395,7 @@ class BlockEdits:
     new: TrackingEnvironment
     _plans: dict[tuple[str, int, bool], tuple[Record, tuple[frozenset[str], tuple[str, ...]] | None]] = field(
         default_factory=dict)
-    _literal_plans: dict[tuple[str, int], tuple[Record, LiteralEdit | None]] = field(default_factory=dict)
+    _patch_plans: dict[tuple[str, int], tuple[Record, PatchEdit | None]] = field(default_factory=dict)
     _expr_templates: dict[tuple[str, str, int], jinja2.Template] = field(default_factory=dict)
     _numbering: dict[int, tuple[Record, dict[tuple[str, int], tuple[str, int] | None] | None]] = field(
         default_factory=dict)
@@ -488,19 +475,20 @@ class BlockEdits:
             edited |= unkept
         return frozenset(edited), tuple(chain)
 
-    def literal_plan(self, leaf: str, record: Record) -> LiteralEdit | None:
-        """The literal texts the edit changed, for a page rendered with the layout `leaf` that loaded `record`,
-        when that is all it changed for the page: None when it changed anything else, or a literal text that
-        is not output straight (`Splice.patch`)."""
+    def patch_plan(self, leaf: str, record: Record) -> PatchEdit | None:
+        """The literal texts and output expressions the edit changed, for a page rendered with the layout `leaf`
+        that loaded `record`, when the page's last file can be given them without rendering it (`Splice.patch`):
+        None when the edit changed anything else, or one that cannot be placed (`_patch_texts`)."""
         key = (leaf, id(record))
-        known = self._literal_plans.get(key)
+        known = self._patch_plans.get(key)
         if known is None or known[0] is not record:
-            known = self._literal_plans[key] = (record, self._literal_plan(leaf, record))
+            known = self._patch_plans[key] = (record, self._patch_plan(leaf, record))
         return known[1]
 
-    def literal_only(self, record: Record) -> bool:
-        """Whether the edit looks like one that `literal_plan` finds for pages that loaded `record`, whatever their
-        layout: it changed only literal texts output straight, of templates that none of them includes. (A guess
+    def patches_only(self, record: Record) -> bool:
+        """Whether the edit looks like one that `patch_plan` finds for pages that loaded `record`, whatever their
+        layout: it changed only literal texts and expressions that can be placed, of templates that none of them
+        includes. (A guess
         made before rendering: a quick rebuild makes such pages in this process, cheaper than forking a copy.)"""
         changed = [(name, was) for name, was in record if self.new.keys(name) != was]
         facts = [self._new(name) for name, was in record if was != MISSING]
@@ -556,25 +544,26 @@ class BlockEdits:
         block's runs keep their places in it when it has as many, with the same texts; None when not known."""
         known = self._numbering.get(id(record))
         if known is None or known[0] is not record:
-            mapping: dict[tuple[str, int], tuple[str, int] | None] | None = {}
-            for name, was in record:
-                if self.new.keys(name) == was:
-                    continue
-                old, new = self._old(name, was), self._new(name)
-                if old is None or new is None or old.literal_runs is None or new.literal_runs is None:
-                    mapping = None
-                    break
-                before, now = _runs_by_block(old.literal_runs), _runs_by_block(new.literal_runs)
-                for block, runs in before.items():
-                    fresh = now.get(block, [])
-                    same = [run[1:] for run in runs] == [run[1:] for run in fresh]
-                    for at, (number, *_) in enumerate(runs):
-                        target = fresh[at][0] if same else None
-                        if target != number:
-                            assert mapping is not None
-                            mapping[(name, number)] = (name, target) if target is not None else None
-            known = self._numbering[id(record)] = (record, mapping)
+            known = self._numbering[id(record)] = (record, self._renumbering(record))
         return known[1]
+
+    def _renumbering(self, record: Record) -> dict[tuple[str, int], tuple[str, int] | None] | None:
+        mapping: dict[tuple[str, int], tuple[str, int] | None] = {}
+        for name, was in record:
+            if self.new.keys(name) == was:
+                continue
+            old, new = self._old(name, was), self._new(name)
+            if old is None or new is None or old.literal_runs is None or new.literal_runs is None:
+                return None
+            now = _runs_by_block(new.literal_runs)
+            for block, runs in _runs_by_block(old.literal_runs).items():
+                fresh = now.get(block, [])
+                same = [run[1:] for run in runs] == [run[1:] for run in fresh]
+                for at, (number, *_) in enumerate(runs):
+                    target = fresh[at][0] if same else None
+                    if target != number:
+                        mapping[(name, number)] = (name, target) if target is not None else None
+        return mapping
 
     def _reached_by_chain_only(self, record: Record, chain: list[str] | tuple[str, ...], changed: set[str]) -> bool:
         """Whether no template of `record` includes, imports or extends a `changed` one other than as the chain of
@@ -599,7 +588,7 @@ class BlockEdits:
         except jinja2.TemplateError:
             return False
 
-    def _literal_plan(self, leaf: str, record: Record) -> LiteralEdit | None:
+    def _patch_plan(self, leaf: str, record: Record) -> PatchEdit | None:
         chain: list[str] = []
         name: str | None = leaf
         while name is not None:
@@ -639,7 +628,7 @@ class BlockEdits:
             return None
         encoded = {key: (before.encode("utf-8", "surrogatepass"), after.encode("utf-8", "surrogatepass"))
                    for key, (before, after) in texts.items()}
-        return LiteralEdit(texts, encoded, frozenset(blocks), exprs)
+        return PatchEdit(texts, encoded, frozenset(blocks), exprs)
 
     def _expr_slot(self, name: str, was: str, run: int, number: int, after_run: int, assigned: frozenset[str]
                    ) -> ExprSlot | None:
@@ -695,8 +684,9 @@ class BlockEdits:
 
 
 @dataclass(frozen=True)
-class LiteralEdit:
-    """An edit of a page's layouts that changed only literal texts output straight (`BlockEdits.literal_plan`)."""
+class PatchEdit:
+    """An edit of a page's layouts that changed only literal texts and expressions that can be placed in its last
+    file (`BlockEdits.patch_plan`)."""
 
     texts: dict[tuple[str, int], tuple[str, str]]
     """{`Literal.key`: (its text before, its text now)} of each literal text the edit changed."""
@@ -721,7 +711,7 @@ class LiteralEdit:
 @dataclass(frozen=True)
 class ExprSlot:
     """An output expression an edit changed, where a page's last file has its text: from the start of the literal
-    text before it (its run number is the key of `LiteralEdit.exprs`) to the start of the one after it."""
+    text before it (its run number is the key of `PatchEdit.exprs`) to the start of the one after it."""
 
     template: jinja2.Template
     """The expression alone, as a template (rendered with a page's variables: its text there)."""
@@ -749,7 +739,7 @@ class Splice:
 
     def patch(self, env: TrackingEnvironment, leaf: str, variables: dict[str, Any]) -> bytes | None:
         """The page's file after an edit that changed only literal texts of its layouts and expressions between two
-        of them (`BlockEdits.literal_plan`): its last bytes with each place of those texts given the new one, and
+        of them (`BlockEdits.patch_plan`): its last bytes with each place of those texts given the new one, and
         each such expression's text (from the start of the literal text before it to the start of the one after
         it) the new expression's, rendered alone with the page's `variables`: as a render would make it (the same
         code on the same variables, some of its constant texts and some values it outputs changed), or None when
@@ -760,7 +750,7 @@ class Splice:
         places, literals = entry.blocks, entry.literals
         if places is None or literals is None or fragments is None or fragments.previous_file is None:
             return None
-        plan = self.edits.literal_plan(leaf, entry.templates)
+        plan = self.edits.patch_plan(leaf, entry.templates)
         if plan is None:
             return None
         if plan.blocks and any(start < 0 and name in plan.blocks for name, start, _, _ in places):

@@ -164,11 +164,11 @@ def render_pages(state: SiteState, how: PageRendering, warnings: list[Diagnostic
         placed = [item.previous for item in pending if item.previous is not None and item.previous.blocks is not None]
         distinct = {id(entry.templates): entry.templates for entry in placed}.values()
         edits.prepare(distinct)
-        # An edit of literal texts alone makes each page in its last file's bytes (`Splice.patch`): ~0.15 ms a
-        # page, for which forking a copy of the dev server's process costs more than it saves (1,000 and 10,000
-        # posts, measured); a guess (`literal_only`), before any page is made.
+        # An edit of literal texts and expressions alone makes each page in its last file's bytes (`Splice.patch`):
+        # ~0.15 ms a page, for which forking a copy of the dev server's process costs more than it saves (1,000 and
+        # 10,000 posts, measured); a guess (`patches_only`), before any page is made.
         patching = len(placed) * 10 >= len(pending) * 9 and bool(distinct) and all(
-            edits.literal_only(record) for record in distinct)
+            edits.patches_only(record) for record in distinct)
     else:
         edits = None
     # A quick rebuild (a template edit under `sitegen serve`) renders some of its units here and the others in one

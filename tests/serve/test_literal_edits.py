@@ -274,8 +274,8 @@ def test_the_code_generator_yields_literal_texts_it_outputs_straight() -> None:
                                   ("</i>", True, None), ("<s>", False, None))
     other = template_facts(env, "a.html", "<p class='x'>{{ x }}</p>{% for i in y %}<i>{{ i }}</i>{% endfor %}"
                                           "{% set s %}<s>{% endset %}")
-    assert other.shape == facts.shape and other.literal_runs != facts.literal_runs
-    assert template_facts(env, "a.html", "<p>{{ x }}!</p>").shape != facts.shape
+    assert other.outputs == facts.outputs and other.literal_runs != facts.literal_runs
+    assert template_facts(env, "a.html", "<p>{{ x }}!</p>").outputs != facts.outputs
 
 
 def test_a_quick_rebuild_patching_pages_makes_them_in_this_process(site: Callable[..., Dev],
