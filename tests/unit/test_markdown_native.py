@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import string
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -233,6 +236,40 @@ def test_the_quick_pre_checks_find_what_their_patterns_find() -> None:
         assert native._odd_syntax(text) == (native._ODD_SYNTAX.search(text) is not None), repr(text)
         assert native._odd_space(text) == (native._ODD_SPACE.search(text) is not None), repr(text)
     assert sum(map(native._odd_syntax, texts)) > 1000 and sum(map(native._odd_space, texts)) > 1000
+
+
+def test_the_marker_searches_find_what_their_patterns_find() -> None:
+    """`_text_fallback` looks for each of `_TEXT_FALLBACK`'s matches in the lowercased text, and `_symbol_flanked`
+    at each delimiter's neighbours; on generated texts they answer as the case-insensitive pattern does, and as the
+    pattern the flanking check was (a delimiter beside a character past ASCII, that character a symbol)."""
+    beside_wide = re.compile(r"(?<=[^\x00-\x7f])[*_~]|[*_~](?=[^\x00-\x7f])")
+
+    def flanked(text: str) -> bool:
+        return any(wide > "\x7f" and unicodedata.category(wide)[0] == "S"
+                   for match in beside_wide.finditer(text)
+                   for wide in text[match.start() - 1:match.start()] + text[match.start() + 1:match.start() + 2])
+
+    atoms = ["$", "@", "{", "}", "\\", "[", "]", "(", ")", "w", "W", "ww", "www", ".", "http", "HTTP", "s", "S", ":",
+             "mailto", "MAILTO", "xmpp", "<", "!", "a", " ", "\n", "\u0130", "\u0131", "\u017f", "\u212a",
+             "ma\u0130lto", "http\u017f", "*", "_", "~", "©", "😀", "é", "中", "→", "ÿ"]
+    rnd = random.Random(11)
+    texts = ["".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 12))) for _ in range(30_000)]
+    texts += ["maİlto:", "httpſ:", "WWW.", "\\(", "a ](b", "<!--", "_😀", "©*", "*a*", "é_", "_", "😀"]
+    for text in texts:
+        assert native._text_fallback(text) == (native._TEXT_FALLBACK.search(text) is not None), repr(text)
+        assert native._symbol_flanked(text) == flanked(text), repr(text)
+    assert 1000 < sum(map(native._text_fallback, texts)) < len(texts) - 1000
+    assert 1000 < sum(map(native._symbol_flanked, texts)) < len(texts) - 1000
+
+
+def test_only_the_listed_characters_fold_to_ascii_letters() -> None:
+    """`_text_fallback` lowercases and searches for ASCII markers where none of `_FOLDS_TO_ASCII` stands: those are
+    all the characters past ASCII that the case-insensitive pattern matches to an ASCII letter, and no other
+    character past ASCII lowercases to anything holding ASCII but `İ` and `K` (both listed)."""
+    wide = "".join(chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c <= 0xDFFF)
+    folding = {char for letter in string.ascii_lowercase for char in re.findall(letter, wide, re.IGNORECASE)}
+    assert folding == set(native._FOLDS_TO_ASCII)
+    assert {char for char in wide if any(c.isascii() for c in char.lower())} == {"\u0130", "\u212a"}
 
 
 def test_a_text_without_a_final_newline_keeps_markdown_it_pys_block_ends() -> None:
