@@ -19,6 +19,7 @@ markdown-it-py's parse: the same output, more slowly.
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import re
 import unicodedata
@@ -47,14 +48,18 @@ _PREFIX = rf"[ \t>]*+(?:{_LIST_MARKER}[ \t][ \t>]*+)*"
 """What may stand before a block on its line: indentation, quote markers and list markers. Each marker's spaces
 can be matched one way only (one, then the rest possessively): a pattern that could split them between two
 quantifiers takes exponential time on a line of many markers with several spaces between them."""
-_RAW_FALLBACK_LINES = re.compile(
-    rf"\n(?:{_PREFIX}[:~](?:[ \t\n]|$)"
-    rf"|{_PREFIX}{_LIST_MARKER}[ \t]*(?:\n|$)"
-    rf"|{_PREFIX}\[![A-Za-z]"
-    rf"|[ \t]*(?:{_LIST_MARKER}[ \t]+)*>[^\n]*\t|[ \t]*{_LIST_MARKER}\t"
-    rf"|[ \t]*{_LIST_MARKER}[^\n]*\]:"
-    r"|(?![ \t]{0,3}~~~)[^\n]*~~~"
-    r"|[^\n|]*+\|[^\n]*+\n[ \t]*:?-+:?[ \t]*(?:\n|$))")
+_LINE_CHECKS: tuple[tuple[str | None, str], ...] = (
+    (None, rf"{_PREFIX}[:~](?:[ \t\n]|$)"),
+    (None, rf"{_PREFIX}{_LIST_MARKER}[ \t]*(?:\n|$)"),
+    ("[!", rf"{_PREFIX}\[![A-Za-z]"),
+    ("\t", rf"[ \t]*(?:{_LIST_MARKER}[ \t]+)*>[^\n]*\t|[ \t]*{_LIST_MARKER}\t"),
+    ("]:", rf"[ \t]*{_LIST_MARKER}[^\n]*\]:"),
+    ("~~~", r"(?![ \t]{0,3}~~~)[^\n]*~~~"),
+    ("|", r"[^\n|]*+\|[^\n]*+\n[ \t]*:?-+:?[ \t]*(?:\n|$)"))
+"""The checks `_RAW_FALLBACK_LINES` makes at each line's start, each with a text it cannot match without (None: it
+may match any text)."""
+_RAW_FALLBACK_LINES = re.compile(r"\n(?:" + "|".join(check for _, check in _LINE_CHECKS) + ")")
+"""The line checks of `_raw_fallback`, all of them (what `_fallback_line` finds, as a test compares)."""
 _ODD_SYNTAX = re.compile(r"`[ \n]{2,}`|^(?=[^\n]*\]:)[^\n]*\\$|^(?=[^\n]*\]:[ \t]*<)[^\n]*>\S|\]\[[^\]\n]*\[",
                          re.MULTILINE)
 """Syntax the two parsers read differently: a code span of spaces only (one trims it), a link reference
@@ -64,7 +69,9 @@ definition of what `_odd_syntax` finds more quickly (a test compares the two); n
 _OPEN_DESTINATION = re.compile(r"\]\([ \t]*(?:\n|\||$)")
 """`[ref](` with nothing after the `(` on its line (or in its table cell): the Rust parser makes it a reference
 link, markdown-it-py text."""
-_DEEP_PREFIX = re.compile(rf"^(?:[ \t]*+(?:>|{_LIST_MARKER}[ \t])){{24}}", re.MULTILINE)
+_DEEP_PREFIX = re.compile(rf"\n(?:[ \t]*+(?:>|{_LIST_MARKER}[ \t])){{24}}")
+"""24 quote or list markers at a line's start, in the text after a newline (`\\n` is found quickly, a multi-line
+`^` is tried at every character)."""
 _LONG_RUN = re.compile(r"[*_~]{64}")
 _MANY = 3000
 """Asterisks, underscores or tildes (each) from which a page takes markdown-it-py's parse, as it does with 24 nested
@@ -97,25 +104,40 @@ def _raw_fallback(text: str) -> bool:
     if "markdown" in lowered and _MARKDOWN_ATTR.search(lowered):
         return True
     stars, underscores, tildes = text.count("*"), text.count("_"), text.count("~")
+    lined = "\n" + text
     if (stars > _MANY or underscores > _MANY or tildes > _MANY
-            or (stars + underscores + tildes >= 64 and _LONG_RUN.search(text)) or _DEEP_PREFIX.search(text)):
+            or (stars + underscores + tildes >= 64 and _LONG_RUN.search(text)) or _DEEP_PREFIX.search(lined)):
         return True
     if text.count("]:") > _MANY // 15 and len(_DEFINITION.findall(text)) > _MANY // 15:
         return True
-    return _OPEN_DESTINATION.search(text) is not None or _odd_syntax(text) or _RAW_FALLBACK_LINES.search(
-        "\n" + text) is not None
+    return _OPEN_DESTINATION.search(text) is not None or _odd_syntax(text) or _fallback_line(text, lined)
+
+
+@functools.cache
+def _line_checks(present: tuple[bool, ...]) -> re.Pattern[str]:
+    """`_RAW_FALLBACK_LINES` with only the line checks whose text is `present`."""
+    return re.compile(r"\n(?:" + "|".join(check for (_, check), there in zip(_LINE_CHECKS, present, strict=True)
+                                          if there) + ")")
+
+
+def _fallback_line(text: str, lined: str) -> bool:
+    """`_RAW_FALLBACK_LINES` found in `lined` ("\\n" + `text`), trying only the checks whose text `text` holds (a
+    check for `~~~` or `|` reads each whole line)."""
+    present = tuple(need is None or need in text for need, _ in _LINE_CHECKS)
+    return _line_checks(present).search(lined) is not None
 
 
 _ASCII_ODD_SPACE = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
 """The ASCII characters `_ODD_SPACE` finds."""
+_WIDE_ODD_SPACE = (*_ASCII_ODD_SPACE, "\x85", "\xa0", "\u1680", *map(chr, range(0x2000, 0x200B)), "\u2028", "\u2029",
+                   "\u202f", "\u205f", "\u3000")
+"""Every character `_ODD_SPACE` finds (a test lists them from all of Unicode)."""
 
 
 def _odd_space(text: str) -> bool:
-    """`_ODD_SPACE` found in `text`: in ASCII text, one of a few characters (a pattern's scan of the page costs
-    ten times as much)."""
-    if text.isascii():
-        return any(char in text for char in _ASCII_ODD_SPACE)
-    return _ODD_SPACE.search(text) is not None
+    """`_ODD_SPACE` found in `text`: one of the characters it finds, each looked for in turn (the pattern's scan of
+    the page costs ten times as much in ASCII text, and twice as much in other text)."""
+    return any(char in text for char in (_ASCII_ODD_SPACE if text.isascii() else _WIDE_ODD_SPACE))
 
 
 _SPACES_SPAN = re.compile(r"`[ \n]{2,}`")

@@ -238,6 +238,31 @@ def test_the_quick_pre_checks_find_what_their_patterns_find() -> None:
     assert sum(map(native._odd_syntax, texts)) > 1000 and sum(map(native._odd_space, texts)) > 1000
 
 
+def test_the_line_checks_find_what_their_patterns_find() -> None:
+    """`_fallback_line` tries only the line checks whose text the page holds, and `_DEEP_PREFIX` is found after a
+    newline: on generated texts they answer as `_RAW_FALLBACK_LINES` and a multi-line `^` pattern do."""
+    deep = re.compile(rf"^(?:[ \t]*+(?:>|{native._LIST_MARKER}[ \t])){{24}}", re.MULTILINE)
+    atoms = ["\n", " ", "\t", "- ", "-", "* ", "1.", "2) ", "> ", ">", ":", "~", "~~~", "|", "---", ":-:", "[!", "[!a",
+             "]:", "a", "b c", "[", "]"]
+    rnd = random.Random(13)
+    texts = ["".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 40))) for _ in range(30_000)]
+    texts += ["> " * 24 + "x", "x\n" + "- " * 24, "x\n" + "- " * 23, "a|b\n--|--\n", "~~~\nx\n~~~\n"]
+    for text in texts:
+        lined = "\n" + text
+        assert native._fallback_line(text, lined) == (native._RAW_FALLBACK_LINES.search(lined) is not None), repr(text)
+        assert (native._DEEP_PREFIX.search(lined) is not None) == (deep.search(text) is not None), repr(text)
+    found = [native._fallback_line(text, "\n" + text) for text in texts]
+    assert 1000 < sum(found) < len(texts) - 1000
+    assert sum(native._DEEP_PREFIX.search("\n" + text) is not None for text in texts) >= 2
+
+
+def test_the_listed_odd_spaces_are_all_the_pattern_finds() -> None:
+    """`_odd_space` looks for each of `_WIDE_ODD_SPACE`: they are every character `_ODD_SPACE` finds."""
+    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    assert set(native._ODD_SPACE.findall(every)) == set(native._WIDE_ODD_SPACE)
+    assert set(native._ASCII_ODD_SPACE) == {char for char in native._WIDE_ODD_SPACE if char.isascii()}
+
+
 def test_the_marker_searches_find_what_their_patterns_find() -> None:
     """`_text_fallback` looks for each of `_TEXT_FALLBACK`'s matches in the lowercased text, and `_symbol_flanked`
     at each delimiter's neighbours; on generated texts they answer as the case-insensitive pattern does, and as the
