@@ -104,8 +104,13 @@ def is_cjk(char: str) -> bool:
 
 def packed_term_weights(text: str) -> str:
     """`term_weights` as one string, `term` + weight digit, space-separated (a page's many small strings would
-    cost ~25 KB of memory a page; this costs its length)."""
-    return " ".join(f"{term}{count if count < 7 else 7}" for term, count in Counter(index_terms(text)).items())
+    cost ~25 KB of memory a page; this costs its length). Each digit is taken from a table: half the time of
+    formatting the count, for every term of every page."""
+    return " ".join([term + (_WEIGHT_DIGITS[count] if count < 7 else "7")
+                     for term, count in Counter(index_terms(text)).items()])
+
+
+_WEIGHT_DIGITS = ("0", "1", "2", "3", "4", "5", "6")
 
 
 def unpack_term_weights(packed: str) -> dict[str, int]:
