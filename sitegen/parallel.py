@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple, TypeVar
 
-from sitegen.content.text import packed_term_weights, plain_words, search_text
+from sitegen.content.text import text_stats
 from sitegen.content.tree import ContentTree
 from sitegen.content.urls import UrlHelper
 from sitegen.dialects import Dialect
@@ -101,9 +101,10 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
                             site_url=resolver.urls.url)
     body, notes = dialect.expand(page.body, source, page.body_line, context)
     rendered = renderer.render(body, RenderContext(source=source, body_line=page.body_line, resolve_link=recording))
-    rendered.plain, rendered.words = plain_words(rendered.html)  # here, on every core, not in templates
-    if terms:  # and the search index's share of the work
-        rendered.terms = packed_term_weights(search_text(rendered.plain, collapsed=True))
+    # Here, on every core, not in templates: the plain text and word counts, and the search index's share of the work.
+    rendered.plain, rendered.words, packed = text_stats(rendered.html, terms)
+    if packed is not None:
+        rendered.terms = packed
     rendered.warnings = tuple(notes)
     if summary and page.summary is not None:  # here, on every core, rather than one by one in the build process
         rendered.front_summary = renderer.render_summary(page.summary)

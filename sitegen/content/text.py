@@ -7,17 +7,32 @@ import re
 from collections import Counter
 
 _TAGS = re.compile(r"<[^>]*>", re.S)
-_BLOCK_TAGS = re.compile(
-    r"</?(?:p|d(?:iv|[ltd])|[uo]l|li|h[1-6r]|pre|blockquote|t(?:able|[rdh])|section|br|fig(?:ure|caption))\b[^>]*>",
-    re.I)
+
+
+def _any_case(name: str) -> str:
+    """Letters of a tag name, or of a class of them, matched in any case without `re.IGNORECASE` (a quarter fewer
+    instructions for the scan of a page): each letter with its other case and the other characters the flag matches
+    to it (`İ`, `ı`, `ſ`, `K`)."""
+    folds = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
+    return "".join(f"{char}{char.upper()}{folds.get(char, '')}" if char.isalpha() else char for char in name)
+
+
+_BLOCK_NAMES = r"p|d(?:iv|[ltd])|[uo]l|li|h[1-6r]|pre|blockquote|t(?:able|[rdh])|section|br|fig(?:ure|caption)"
 """p div li ul ol dl dt dd h1-h6 pre blockquote table tr td th section br hr figure figcaption, by first letters: the
 regex engine tries each alternative at every `<`, and most tags (a highlighted block's `<span>`s) fail them all."""
+_BLOCK_TAGS = re.compile(
+    r"</?(?:" + re.sub(r"\[([^]]*)\]|([a-z])", lambda m: f"[{_any_case(m[1] or m[2])}]", _BLOCK_NAMES) + r")\b[^>]*>")
+"""`</?(?:{_BLOCK_NAMES})\b[^>]*>` matched in any case, as `re.IGNORECASE` matches it (a test compares the two)."""
 _CJK = re.compile(
     r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
     r"\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]")
-_WORD = re.compile(r"[^\s\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf"
-                   r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]+")
-_PUNCT_ONLY = re.compile(r"^\W+$")
+_SEPARATING = (r"\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf"
+               r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f")
+"""Characters that end a latin word as whitespace does: CJK characters and punctuation, and full-width forms."""
+_COUNTED_WORD = re.compile(rf"(?<![^\s{_SEPARATING}])[^\s{_SEPARATING}\w]*+[^\W{_SEPARATING}][^\s{_SEPARATING}]*+")
+"""A latin word: a run of characters that are neither whitespace nor `_SEPARATING`, holding a letter, digit or `_`
+(a run of punctuation only is not a word). Found only from a run's start (the look-behind), so a long run of
+punctuation is read once, not once from each of its characters."""
 
 WORDS_PER_MINUTE = 220
 CJK_CHARS_PER_MINUTE = 400
@@ -34,9 +49,7 @@ def plain_text(fragment: str) -> str:
 
 def count_words(text: str) -> tuple[int, int]:
     """(latin words, CJK characters) in plain text; punctuation-only tokens are not words."""
-    cjk = len(_CJK.findall(text))
-    words = _WORD.findall(text)
-    return len(words) - len(list(filter(None, map(_PUNCT_ONLY.match, words)))), cjk
+    return len(_COUNTED_WORD.findall(text)), len(_CJK.findall(text))
 
 
 def minutes_to_read(words: int, cjk: int) -> int:
@@ -49,6 +62,19 @@ def plain_words(html_text: str) -> tuple[str, tuple[int, int]]:
     """The plain text of rendered HTML (whitespace collapsed) and its (latin words, CJK characters)."""
     text = " ".join(plain_text(html_text).split())
     return text, count_words(text)
+
+
+def text_stats(html_text: str, terms: bool = True) -> tuple[str, tuple[int, int], str | None]:
+    """`plain_words` of rendered HTML and, with `terms`, the `packed_term_weights` of its `search_text`: the CJK runs
+    found once for the count and the terms where the text holds no math (its search text is then itself; lowercasing
+    changes no CJK character and makes none, so the lowercased text's runs are the same)."""
+    text = " ".join(plain_text(html_text).split())
+    runs = _CJK_RUN.findall(text)
+    words = (len(_COUNTED_WORD.findall(text)), sum(map(len, runs)))
+    if not terms:
+        return text, words, None
+    searched = search_text(text, collapsed=True)
+    return text, words, _packed(_terms(text.lower(), runs) if searched is text else index_terms(searched))
 
 
 def truncate_words(text: str, limit: int) -> str:
@@ -86,8 +112,13 @@ def index_terms(text: str) -> list[str]:
     """The search index's terms of a text, with repeats: lowercased words (cut at 40 characters), then CJK
     character pairs (a lone CJK character is its own term)."""
     lowered = text.lower()
+    return _terms(lowered, _CJK_RUN.findall(lowered))
+
+
+def _terms(lowered: str, runs: list[str]) -> list[str]:
+    """`index_terms` of a lowercased text whose CJK runs are `runs`."""
     out = _LATIN_TERM.findall(lowered)
-    for run in _CJK_RUN.findall(lowered):
+    for run in runs:
         out += [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
     return out
 
@@ -104,10 +135,14 @@ def is_cjk(char: str) -> bool:
 
 def packed_term_weights(text: str) -> str:
     """`term_weights` as one string, `term` + weight digit, space-separated (a page's many small strings would
-    cost ~25 KB of memory a page; this costs its length). Each digit is taken from a table: half the time of
-    formatting the count, for every term of every page."""
-    return " ".join([term + (_WEIGHT_DIGITS[count] if count < 7 else "7")
-                     for term, count in Counter(index_terms(text)).items()])
+    cost ~25 KB of memory a page; this costs its length)."""
+    return _packed(index_terms(text))
+
+
+def _packed(terms: list[str]) -> str:
+    """The packed weights of these terms (each digit taken from a table: half the time of formatting the count, for
+    every term of every page)."""
+    return " ".join([term + (_WEIGHT_DIGITS[count] if count < 7 else "7") for term, count in Counter(terms).items()])
 
 
 _WEIGHT_DIGITS = ("0", "1", "2", "3", "4", "5", "6")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import html as html_module
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,8 +16,10 @@ from sitegen.content.text import (
     minutes_to_read,
     packed_term_weights,
     plain_text,
+    plain_words,
     search_text,
     term_weights,
+    text_stats,
     truncate_words,
     unpack_term_weights,
 )
@@ -128,7 +132,8 @@ def test_dates_formatted_for_the_page_language(make_site: MakeSite) -> None:
 _PIECES = ["ab", "_", "1", " ", "\t", "\n", ".", ",", "!", "-", "'", '"', "(", "*", "<", ">", "/", "&", ";", "你", "好",
            "。", "，", "\u3000", "Ａ", "é", "e\u0301", "٣", "<p>", "</P>", "<span class=\"k\">", "</span>", "<br/>",
            "<hr>", "<td>", "<th x>", "<dt>", "<dl>", "<ol>", "<h7>", "<h2 id=a>", "<figure>", "<figcaption>", "<pre>",
-           "<tbody>", "<dfn>", "<tr>", "<DIV class=x>", "<section>", "<sup>", "&amp;", "&lt;", "&#20320;", "x" * 45]
+           "<tbody>", "<dfn>", "<tr>", "<DIV class=x>", "<section>", "<sup>", "&amp;", "&lt;", "&#20320;", "x" * 45,
+           "<d\u0130v>", "<\u017fection>", "<bloc\u212aquote>", "<l\u0131>", "<Figcaption>", "<\u017fpan>", "!!", "--"]
 
 
 def _old_plain_text(fragment: str) -> str:
@@ -156,10 +161,41 @@ def test_plain_text_words_and_terms_match_their_plain_definitions() -> None:
         words = re.findall(r"[^\s\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf"
                            r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]+", text)
         assert count_words(text)[0] == sum(1 for w in words if not re.match(r"^\W+$", w)), text
+        assert count_words(text)[1] == len(re.findall(r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3190-\u31ff"
+                                                      r"\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+                                                      r"\U00020000-\U0003134f]", text)), text
         weights = _old_term_weights(text)
         assert term_weights(text) == weights and list(term_weights(text)) == list(weights), text
         assert packed_term_weights(text) == " ".join(f"{term}{weight}" for term, weight in weights.items()), text
         assert unpack_term_weights(packed_term_weights(text)) == weights
+
+
+def test_text_stats_are_plain_words_and_the_packed_search_terms() -> None:
+    """The render workers' one pass (`text_stats`, the CJK runs found once) gives what `plain_words` and the packed
+    weights of the search text give, math or none."""
+    rnd = random.Random(21)
+    pieces = [*_PIECES, "\\(x\\)", "\\[中文\\]", "中文字", "字", "ÀB", "\u0130"]
+    for _ in range(3000):
+        fragment = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 40)))
+        text, words = plain_words(fragment)
+        assert text_stats(fragment) == (text, words, packed_term_weights(search_text(text, collapsed=True))), fragment
+        assert text_stats(fragment, terms=False) == (text, words, None), fragment
+
+
+def test_lowercasing_changes_no_cjk_character_and_makes_none() -> None:
+    """`text_stats` finds the CJK runs of the text and uses them as the lowercased text's: the same over all of
+    Unicode."""
+    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    cjk = re.compile(r"[\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+                     r"\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f]+")
+    assert cjk.findall(every.lower()) == cjk.findall(every)
+
+
+def test_a_long_run_of_punctuation_is_counted_in_linear_time() -> None:
+    """The word pattern starts only where a run of non-space characters does: 200,000 `!` took it 0.02 s (from each
+    `!` it would read to the run's end: hours). Run apart, so that a relapse fails instead of hanging."""
+    code = "from sitegen.content.text import count_words\nassert count_words('!' * 200_000 + ' a') == (1, 0)\n"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
 def test_collapsed_text_without_math_is_its_own_search_text() -> None:
