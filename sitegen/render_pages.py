@@ -24,7 +24,7 @@ from sitegen.markdown import MarkdownRenderer
 from sitegen.memo import BlockPlaces, BuildMemo, Fragment, Literals, OutputEntry, digest, files_key
 from sitegen.pagination import paginate
 from sitegen.parallel import Balance, fork_map, split_in_two, worker_count
-from sitegen.plan import SitePlan
+from sitegen.plan import SitePlan, source_label
 from sitegen.redirects import redirect_page
 from sitegen.templates import (
     BlockCalls,
@@ -240,7 +240,7 @@ def _encoded(text: str, source: str) -> bytes:
         at = text.count("\n", 0, exc.start) + 1
         raise TemplateError(
             f"the rendered page has a character UTF-8 cannot write, U+{ord(text[exc.start]):04X} (a lone surrogate), "
-            f"on line {at} of its output", path=f"content/{source}" if not source.startswith("_") else source,
+            f"on line {at} of its output", path=source_label(source),
             hint="find the template expression or page text that makes it (an escape such as '\\udc80') and "
                  "remove it") from None
 
