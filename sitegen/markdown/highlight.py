@@ -24,7 +24,7 @@ def _lexer(lang: str) -> Lexer | None:
 
     from sitegen.markdown import lexing  # lazy: it imports Pygments, which builds without code need not load
 
-    lexing.install()  # each state's rules tried as one alternation: the same tokens, 1.6x as fast
+    lexing.install()  # only the rules that can match the next character are tried: the same tokens
 
     try:
         return get_lexer_by_name(lang, stripnl=False, ensurenl=True)

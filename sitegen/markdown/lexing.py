@@ -1,27 +1,30 @@
-"""Pygments' regex lexers, faster: each state's rules tried in one compiled alternation instead of one by one.
+"""Pygments' regex lexers, faster: at each position only the rules that can match its character are tried.
 
 Pygments' `RegexLexer` tries a state's rules in order at each position, one `re.match` call per rule, and takes
-the first that matches; a typical code token is found only after ten or twenty calls. Python's `re` takes the
-first alternative that matches too, so the alternation `(?:rule1)()|(?:rule2)()|…` of a state's rules finds the
-same rule, and the same match, in one call; the empty group at each alternative's end tells which rule matched
-(`lastindex`). Each rule keeps its own flags (as a scoped group) and its backreferences are renumbered. A rule that
-cannot take part (a named group, a conditional, a pattern compiled otherwise, a backreference in a pattern with
-comments, whose text this module does not read apart) is tried on its own, in its place, and the rules after it
-start a new alternation, as does a rule whose backreference would pass group 99. A rule with a callback
-(`bygroups`, `using`) is matched once more on its own, so the callback sees the match object Pygments would give
-it. The tokens are Pygments' own, the same ones in the same order: `tests/unit/test_lexing.py` compares every regex
-lexer Pygments ships with its stock loop. A rule that backtracks a lot can be slower inside a long alternation
-(Python's `re` saves every earlier group's marks as it backtracks): a crafted Chapel string took 2.4 s with
-Pygments' loop and 6.0 s here.
+the first that matches; a typical code token is found only after ten or twenty calls, most of which fail on the
+first character. Here each rule's pattern is read once (with `re`'s own parser) for the characters a match of it
+can start with: a literal, a character class, the first of a sequence whose earlier parts may match nothing, any
+alternative's. A rule that may match the empty string, starts with any character (`.`), a backreference or a
+conditional, or is anything this reading does not follow, can start anywhere. The characters become a
+one-character pattern with the rule's own case flag, so `re` decides what they match as it does in the rule;
+anchors and lookarounds take no character and are passed over, which only lets more characters in.
+
+A state's rules are then kept, for each character met at a position (and for the end of the text), as the list
+of those that can match there, in their order: the loop tries that list exactly as Pygments tries the whole
+state, so it takes the same rule, and gives the same tokens, in the same order. `tests/unit/test_lexing.py`
+compares every regex lexer Pygments ships with its stock loop. A rule is never tried more often than Pygments
+tries it, so no text takes longer than with Pygments' loop, but for one dictionary lookup a token.
 
 `install()` puts this loop in place of `RegexLexer.get_tokens_unprocessed` (the method every regex lexer runs,
 including those that post-process its tokens, such as the C family's); highlighting calls it before its first
-lexer. It highlights the benchmark corpus's code fences 1.6x as fast (`bench/highlight.py`).
+lexer. `bench/highlight.py` times the benchmark corpus's code fences with both loops.
 """
 
 from __future__ import annotations
 
 import re
+import re._constants as _c  # the parsed form of a pattern: read, never changed
+import re._parser as _parser
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -33,140 +36,130 @@ __all__ = ["fast_tokens", "install", "STOCK"]
 STOCK: Callable[..., Iterator[tuple[int, Any, str]]] = RegexLexer.get_tokens_unprocessed
 """Pygments' own loop, kept for the comparison test and for `install(False)`."""
 
-_SCOPED = {re.IGNORECASE: "i", re.MULTILINE: "m", re.DOTALL: "s", re.VERBOSE: "x"}
-_LEADING_FLAGS = re.compile(r"\(\?[aiLmsux]+\)")
-_UNMOVABLE = re.compile(r"\(\?P[=<]|\(\?\(")
-"""Named groups and their references, and conditionals: such a rule is tried on its own."""
-_BACKREFERENCE = re.compile(r"\\[1-9]")
-
 Rule = tuple[Callable[..., Any], Any, Any]
-Step = tuple[Callable[[str, int], "re.Match[str] | None"], "dict[int, int] | None", int]
-"""(match function, {lastindex: rule index} for an alternation or None, the rule's index when on its own)."""
+"""A state's rule as Pygments keeps it: (match function, action, new state)."""
+
+_ZERO_WIDTH = frozenset({_c.AT, _c.ASSERT, _c.ASSERT_NOT})
+_REPEATS = frozenset({_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT})
+_CATEGORIES = {_c.CATEGORY_DIGIT: r"\d", _c.CATEGORY_NOT_DIGIT: r"\D", _c.CATEGORY_SPACE: r"\s",
+               _c.CATEGORY_NOT_SPACE: r"\S", _c.CATEGORY_WORD: r"\w", _c.CATEGORY_NOT_WORD: r"\W"}
 
 
-def _renumbered(src: str, offset: int) -> str | None:
-    """`src` with each backreference `\\N` (one digit, outside a character class) moved up by `offset` groups;
-    None when one cannot be moved (two digits, or past group 99, where `re` would read an octal escape)."""
+class _Anywhere(Exception):
+    """Raised while reading a rule whose first character is not worked out: the rule is tried everywhere."""
+
+
+def _char(code: int) -> str:
+    return f"\\U{code:08x}"  # as itself in any pattern and in a class (`]`, `^`, `-` and `\` included)
+
+
+def _class(items: list[tuple[Any, Any]]) -> str:
+    """A parsed character class as pattern text."""
+    negate, parts = "", []
+    for op, av in items:
+        if op is _c.NEGATE:
+            negate = "^"
+        elif op is _c.LITERAL:
+            parts.append(_char(av))
+        elif op is _c.RANGE:
+            parts.append(f"{_char(av[0])}-{_char(av[1])}")
+        elif op is _c.CATEGORY and av in _CATEGORIES:
+            parts.append(_CATEGORIES[av])
+        else:
+            raise _Anywhere
+    return f"[{negate}{''.join(parts)}]"
+
+
+def _first(items: Any, flags: int) -> tuple[list[str], bool]:
+    """(one-character patterns, one of which matches the first character of any match of the parsed `items`;
+    whether `items` can match the empty string). Raises _Anywhere where that is not worked out."""
     out: list[str] = []
-    start = i = 0
-    in_class = False
-    while i < len(src):
-        char = src[i]
-        if char == "\\":
-            nxt = src[i + 1:i + 2]
-            if not in_class and nxt in "123456789" and nxt:
-                number = int(nxt) + offset
-                if src[i + 2:i + 3].isdigit() or number > 99:
-                    return None
-                out += [src[start:i], f"(?:\\{number})"]
-                start = i = i + 2
-                continue
-            i += 2
+    for op, av in items:
+        if flags & (re.ASCII | re.LOCALE):
+            raise _Anywhere  # `\W` and the like would stand for other characters in the one-character pattern
+        if op in _ZERO_WIDTH:
             continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            i += 1 + (src[i + 1:i + 2] == "^")
-            i += src[i:i + 1] == "]"  # a `]` first in a class is a character
-            continue
-        i += 1
-    out.append(src[start:])
-    return "".join(out)
+        if op is _c.LITERAL or op is _c.NOT_LITERAL or op is _c.IN:
+            one = _class(av) if op is _c.IN else f"[{'^' if op is _c.NOT_LITERAL else ''}{_char(av)}]"
+            out.append(f"(?i:{one})" if flags & re.IGNORECASE else one)
+            return out, False
+        if op is _c.SUBPATTERN:
+            inner, empty = _first(av[3], (flags | av[1]) & ~av[2])
+        elif op is _c.ATOMIC_GROUP:
+            inner, empty = _first(av, flags)
+        elif op in _REPEATS:
+            inner, empty = _first(av[2], flags)
+            empty = empty or av[0] == 0
+        elif op is _c.BRANCH:
+            inner, empty = [], False
+            for alternative in av[1]:
+                more, can_be_empty = _first(alternative, flags)
+                inner += more
+                empty = empty or can_be_empty
+        else:  # any character, a backreference, a conditional, or what a later Python adds
+            raise _Anywhere
+        out += inner
+        if not empty:
+            return out, False
+    return out, True
 
 
-def _parts(rexmatch: Callable[..., Any]) -> tuple[str, str, str, int] | None:
-    """(flags on, flags off, pattern without its leading global flags, groups) of a rule that can join an
-    alternation, else None."""
+def starts(rexmatch: Callable[..., Any]) -> Callable[[str], object] | None:
+    """For a rule's match function, the match function of a one-character pattern that matches every character
+    a match of the rule can start with; None for a rule that may match anywhere (at the end of the text too)."""
     pattern = getattr(rexmatch, "__self__", None)
     if (not isinstance(pattern, re.Pattern) or getattr(rexmatch, "__name__", "") != "match"
-            or not isinstance(pattern.pattern, str) or pattern.flags & (re.ASCII | re.LOCALE | re.DEBUG)
-            or _UNMOVABLE.search(pattern.pattern)):
+            or not isinstance(pattern.pattern, str)):
         return None
-    if _BACKREFERENCE.search(pattern.pattern) and ("(?#" in pattern.pattern
-                                                    or (pattern.flags & re.VERBOSE and "#" in pattern.pattern)):
-        return None  # a `[` in a comment would mislead `_renumbered`
-    src = pattern.pattern
-    while (lead := _LEADING_FLAGS.match(src)) is not None:
-        src = src[lead.end():]
-    on = "".join(letter for flag, letter in _SCOPED.items() if pattern.flags & flag)
-    off = "".join(letter for flag, letter in _SCOPED.items() if not pattern.flags & flag)
-    return on, off, src, pattern.groups
-
-
-def _alternation(rules: Sequence[Rule], members: list[tuple[int, tuple[str, str, str, int]]]) -> list[Step]:
-    """Steps matching `members` (rule index, parts) as alternations: one, or a new one from each rule whose
-    backreferences cannot move, or one step each if they cannot be compiled."""
-    alone: list[Step] = [(rules[i][0], None, i) for i, _ in members]
-    if len(members) < 2:
-        return alone
-    sources: list[str] = []
-    table: dict[int, int] = {}
-    groups = 0
-    for k, (i, (on, off, src, count)) in enumerate(members):
-        moved = _renumbered(src, groups) if groups else src
-        if moved is None:  # at group 0 it needs no move: a new alternation starts with it
-            return _alternation(rules, members[:k]) + _alternation(rules, members[k:])
-        # A verbose pattern may end in a comment: the newline ends it before the group closes.
-        scope = f"{on}-{off}" if off else on  # `(?imsx-:` would be an error: a dash needs a flag after it
-        sources.append(f"(?{scope}:{moved}\n)()" if "x" in on else f"(?{scope}:{moved})()")
-        groups += count + 1
-        table[groups] = i
     try:
-        compiled = re.compile("|".join(sources))
-    except (re.error, RecursionError, OverflowError, ValueError):
-        return alone
-    if compiled.groups != groups:
-        return alone
-    return [(compiled.match, table, -1)]
+        parsed = _parser.parse(pattern.pattern, pattern.flags)
+        ones, empty = _first(parsed.data, parsed.state.flags)
+        return None if empty or not ones else re.compile("|".join(ones)).match
+    except (_Anywhere, re.error, RecursionError, OverflowError, ValueError, TypeError, AttributeError, IndexError):
+        return None
 
 
-def _steps(rules: Sequence[Rule]) -> list[Step]:
-    """A state's rules as steps tried in order: runs of rules that can be joined, one alternation each."""
-    steps: list[Step] = []
-    run: list[tuple[int, tuple[str, str, str, int]]] = []
-    for i, rule in enumerate(rules):
-        parts = _parts(rule[0])
-        if parts is not None:
-            run.append((i, parts))
-            continue
-        steps += _alternation(rules, run)
-        run = []
-        steps.append((rule[0], None, i))
-    return steps + _alternation(rules, run)
+class _Dispatch(dict[str, tuple[Rule, ...]]):
+    """A state's rules that can match at a position, in their order, by the character there ("" at the end of
+    the text); worked out for each character the first time it is met."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        super().__init__()
+        self.rules = rules
+        self.starts = [starts(rule[0]) for rule in rules]
+
+    def __missing__(self, char: str) -> tuple[Rule, ...]:
+        chosen = self[char] = tuple(rule for rule, start in zip(self.rules, self.starts, strict=True)
+                                    if start is None or (char and start(char)))
+        return chosen
 
 
-_PLANS: dict[int, tuple[Sequence[Rule], list[Step]]] = {}
-"""id(a state's rule list) -> (that list, kept alive so the id stays its own; its steps)."""
+_PLANS: dict[int, tuple[Sequence[Rule], _Dispatch]] = {}
+"""id(a state's rule list) -> (that list, kept alive so the id stays its own; its dispatch)."""
 
 
-def _plan(rules: Sequence[Rule]) -> list[Step]:
+def _plan(rules: Sequence[Rule]) -> _Dispatch:
     known = _PLANS.get(id(rules))
     if known is None or known[0] is not rules:
-        known = _PLANS[id(rules)] = (rules, _steps(rules))
+        known = _PLANS[id(rules)] = (rules, _Dispatch(rules))
     return known[1]
 
 
 def fast_tokens(self: RegexLexer, text: str, stack: Sequence[str] = ("root",)) -> Iterator[tuple[int, Any, str]]:
-    """`RegexLexer.get_tokens_unprocessed`, with each state's rules tried as alternations (see the module)."""
+    """`RegexLexer.get_tokens_unprocessed`, trying only the rules that can match at each position (see the
+    module)."""
     pos = 0
     tokendefs = self._tokens
     statestack = list(stack)
-    statetokens = tokendefs[statestack[-1]]
-    steps = _plan(statetokens)
+    plan = _plan(tokendefs[statestack[-1]])
     while 1:
-        for match, table, i in steps:
-            m = match(text, pos)
+        for rexmatch, action, new_state in plan[text[pos:pos + 1]]:
+            m = rexmatch(text, pos)
             if m:
-                if table is not None:
-                    i = table[m.lastindex]  # type: ignore[index]
-                rexmatch, action, new_state = statetokens[i]
                 if action is not None:
                     if type(action) is _TokenType:
                         yield pos, action, m.group()
                     else:
-                        if table is not None:
-                            m = rexmatch(text, pos)
                         yield from action(self, m)
                 pos = m.end()
                 if new_state is not None:
@@ -190,16 +183,14 @@ def fast_tokens(self: RegexLexer, text: str, stack: Sequence[str] = ("root",)) -
                         statestack.append(statestack[-1])
                     else:
                         raise AssertionError(f"wrong state def: {new_state!r}")
-                    statetokens = tokendefs[statestack[-1]]
-                    steps = _plan(statetokens)
+                    plan = _plan(tokendefs[statestack[-1]])
                 break
         else:
             # no rule matched: at a line's end, back to "root"; else one character is an error
             try:
                 if text[pos] == "\n":
                     statestack = ["root"]
-                    statetokens = tokendefs["root"]
-                    steps = _plan(statetokens)
+                    plan = _plan(tokendefs["root"])
                     yield pos, Whitespace, "\n"
                     pos += 1
                     continue

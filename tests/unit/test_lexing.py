@@ -1,5 +1,5 @@
-"""sitegen.markdown.lexing: Pygments' regex lexers with each state's rules joined into alternations give the very
-tokens Pygments' own loop gives, for every regex lexer Pygments ships."""
+"""sitegen.markdown.lexing: Pygments' regex lexers, trying at each position only the rules that can match its
+character, give the very tokens Pygments' own loop gives, for every regex lexer Pygments ships."""
 
 from __future__ import annotations
 
@@ -80,32 +80,67 @@ def test_every_regex_lexer_gives_pygments_tokens(name: str, stock_then_fast: Non
         assert _tokens(lexer, text, True) == _tokens(lexer, text, False)
 
 
-def test_states_are_joined_into_alternations(stock_then_fast: None) -> None:
-    """Not vacuous: the lexers of the example site's code are tried in far fewer steps than rules, the C++ raw
-    string's backreference included."""
+def test_only_the_rules_that_can_match_a_character_are_tried(stock_then_fast: None) -> None:
+    """Not vacuous: for the characters of the example site's code languages, a small part of each state's rules is
+    tried, and few rules are tried everywhere."""
     lexing.install()
-    for lang in ("python", "cpp"):
+    for lang in ("python", "cpp", "bash"):
         lexer = get_lexer_by_name(lang)
         list(lexer.get_tokens(MIXED))
-        rules = steps = 0
+        rules = anywhere = tried = everything = 0
         for state in lexer._tokens.values():
+            plan = lexing._plan(state)
             rules += len(state)
-            steps += len(lexing._plan(state))
-        assert steps * 4 < rules, (lang, steps, rules)
-    raw = next(rule for rule in get_lexer_by_name("cpp")._tokens["statements"]
-               if "\\3" in rule[0].__self__.pattern)
-    assert raw[0].__self__.pattern.count("\\3") == 1
-    plan = lexing._plan(get_lexer_by_name("cpp")._tokens["statements"])
-    assert all(step[1] is not None for step in plan), "the raw string's rule is inside an alternation"
+            anywhere += sum(start is None for start in plan.starts)
+            tried += sum(map(len, plan.values()))
+            everything += len(plan) * len(state)
+        assert tried * 5 < everything, (lang, tried, everything)
+        assert anywhere * 20 < rules, (lang, anywhere, rules)
 
 
-def test_backreferences_move_with_their_groups() -> None:
-    assert lexing._renumbered(r"(a)(b)\2", 3) == r"(a)(b)(?:\5)"
-    assert lexing._renumbered(r"[\1](x)\1", 1) == r"[\1](x)(?:\2)"  # in a class, \1 is a character
-    assert lexing._renumbered(r"[]\1](x)\1", 1) == r"[]\1](x)(?:\2)"
-    assert lexing._renumbered(r"\\1", 4) == r"\\1"  # an escaped backslash, then a digit
-    assert lexing._renumbered(r"(x)\12", 1) is None  # two digits: left on its own
-    assert lexing._renumbered(r"(x)\1", 99) is None  # past 99 `re` would read an octal escape
+@pytest.mark.parametrize("lang", ["python", "cpp", "bash", "html", "wikitext", "latex", "sql", "yaml"])
+def test_a_rule_matches_only_where_its_first_characters_say(lang: str) -> None:
+    """Every rule of these lexers, at every position of the mixed text (upper case too), matches only where its
+    one-character pattern takes the character there; and a rule that can match nothing is tried everywhere."""
+    for text in (MIXED, MIXED.upper()):
+        for state in get_lexer_by_name(lang)._tokens.values():
+            for rule in state:
+                start = lexing.starts(rule[0])
+                if start is None:
+                    continue
+                assert rule[0](text, len(text)) is None, rule[0].__self__.pattern
+                for pos in range(len(text)):
+                    if rule[0](text, pos) is not None:
+                        assert start(text[pos]), (rule[0].__self__.pattern, text[pos:pos + 20])
+
+
+@pytest.mark.parametrize(("pattern", "flags", "takes", "leaves"), [
+    (r"abc", 0, "a", "Ab"),
+    (r"(?i)abc", 0, "aA", "b"),
+    (r"k", re.IGNORECASE, "kK\u212a", "x"),  # the Kelvin sign folds to k
+    (r"(?i:a)b|(?-i:c)", re.IGNORECASE, "aAc", "bC"),
+    (r"a*b", 0, "ab", "c"),
+    (r"(?:x|)y", 0, "xy", "z"),
+    (r"(?=x)y|z", 0, "yz", "x"),
+    (r"(?<=a)b", 0, "b", "a"),
+    (r"[^\]]", 0, "a^", "]"),
+    (r"[\d_-]+", 0, "7_-", "a"),
+    (r"(\w)\1", 0, "a\u00e9", " "),
+    (r"(?x) \# [ ] q  # a comment", 0, "#", "q "),
+    (r"(?>a|b)c", 0, "ab", "c"),
+    (r"a++|\s", 0, "a \n", "b"),
+])
+def test_first_characters_of_a_pattern(pattern: str, flags: int, takes: str, leaves: str) -> None:
+    start = lexing.starts(re.compile(pattern, flags).match)
+    assert start is not None
+    assert all(start(char) for char in takes), pattern
+    assert not any(start(char) for char in leaves), pattern
+
+
+@pytest.mark.parametrize("pattern", [r"\s*", r".", r"(?s).x", r"(a)?\1", r"(?a)\W", r"(x)?(?(1)a|b)", r"\b", r"a|"])
+def test_a_pattern_that_may_start_anywhere(pattern: str) -> None:
+    """Empty matches, any character, backreferences first, ASCII classes and conditionals: tried everywhere."""
+    assert lexing.starts(re.compile(pattern).match) is None
 
 
 def test_highlighted_fences_are_unchanged(stock_then_fast: None) -> None:
@@ -122,35 +157,17 @@ def test_highlighted_fences_are_unchanged(stock_then_fast: None) -> None:
     assert stock[0].count('<span class="k">def</span>') >= 5
 
 
-def test_a_rule_with_every_scoped_flag_still_joins(stock_then_fast: None) -> None:
-    """A rule compiled with IGNORECASE, MULTILINE, DOTALL and VERBOSE at once joins an alternation too (a scoped
-    group then has no flag to turn off)."""
-    every = re.compile(r"(?imsx) a . b  # a comment", re.M).match
-    rules = [(every, "one", None), (re.compile("c").match, "two", None)]
-    plan = lexing._plan(rules)
-    assert len(plan) == 1 and plan[0][1] is not None
-    match = plan[0][0]("A\nB", 0)
-    assert match is not None and match.group() == "A\nB"
-
-
 class _CommentedLexer(RegexLexer):
-    """Rules whose comments hold a `[`, before a backreference (what a site's own lexer might have)."""
+    """Verbose rules with comments, one holding a `[` (what a site's own lexer might have): read for their first
+    characters as `re` reads them."""
 
     flags = re.VERBOSE
     tokens = {"root": [(r"(k) \d", Keyword), (r"""(['"]) # quote [ ' or "
                        .*? \1""", String), (r"(?#[)(\w)\w*?\1", Name), (r".", Text)]}
 
 
-def test_backreferences_after_a_comment_keep_their_group(stock_then_fast: None) -> None:
+def test_verbose_rules_with_comments_give_pygments_tokens(stock_then_fast: None) -> None:
     lexer = _CommentedLexer()
     for text in ("'ab' k1", "abca", "x"):
         assert _tokens(lexer, text, True) == _tokens(lexer, text, False)
     assert (String, "'ab'") in _tokens(lexer, "'ab'", True)  # type: ignore[operator]
-
-
-def test_a_backreference_past_group_99_starts_a_new_alternation(stock_then_fast: None) -> None:
-    """Wikitext's root state has one (`</\\2` after 150 groups): its rules are still joined, not all alone."""
-    plan = lexing._plan(get_lexer_by_name("wikitext")._tokens["root"])
-    rules = len(get_lexer_by_name("wikitext")._tokens["root"])
-    assert len(plan) * 4 < rules, (len(plan), rules)
-    assert sum(step[1] is not None for step in plan) >= 2
