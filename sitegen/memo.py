@@ -243,6 +243,10 @@ class BuildMemo:
     """What a generator keeps for the next build in this process (the dev server); never in the build cache."""
     languages: dict[str, BuildMemo] = field(default_factory=dict, repr=False)
     """The memo of each other language of a multilingual site (their pages share sources: `about.md`)."""
+    memory_only: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    """The blobs never written into the build cache (`blob(..., in_cache=False)`): key -> the keys of its parts."""
+    _making: list[set[str]] = field(default_factory=list, repr=False)
+    """The parts of each memory-only blob being made (the innermost last)."""
     fragments: bool = False
     """Record what included templates render (`OutputEntry.fragments`), so that a template edit renders again
     only what changed (the dev server; a one-off build has no later render to reuse them)."""
@@ -260,6 +264,7 @@ class BuildMemo:
             self.markdown.clear()
             self.outputs.clear()
             self.blobs.clear()  # summaries, feeds, search entries and PDFs depend on the config too
+            self.memory_only.clear()
             self.transient.clear()
             self.config_key = config_key
         for used in (self.used_pages, self.used_markdown, self.used_outputs, self.used_blobs):
@@ -278,6 +283,7 @@ class BuildMemo:
         self.outputs = {k: v for k, v in self.outputs.items() if k in self.used_outputs}
         self._readers = None
         self.blobs = {k: v for k, v in self.blobs.items() if k in self.used_blobs}
+        self.memory_only = {k: v for k, v in self.memory_only.items() if k in self.blobs}
 
     def cached_output(self, source: str, key: str, body_digest: Callable[[str], str | None],
                       templates_unchanged: Callable[[tuple[tuple[str, str], ...]], bool] | None = None
@@ -339,6 +345,10 @@ class BuildMemo:
         state["_readers"] = None  # derived; not worth a place in the build cache
         state["transient"] = {}
         state["rendered"] = []
+        if self.memory_only:
+            state["blobs"] = {k: v for k, v in self.blobs.items() if k not in self.memory_only}
+            state["memory_only"] = {}
+        state["_making"] = []
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
@@ -348,14 +358,34 @@ class BuildMemo:
         self.__dict__.setdefault("languages", {})
         self.__dict__.setdefault("rendered", [])
         self.__dict__.setdefault("fragments", False)
+        self.__dict__.setdefault("memory_only", {})
+        self.__dict__.setdefault("_making", [])
 
-    def blob(self, key: str, make: Callable[[], bytes]) -> bytes:
-        """An expensive derived file, made once per distinct input."""
+    def blob(self, key: str, make: Callable[[], bytes], *, in_cache: bool = True) -> bytes:
+        """An expensive derived file, made once per distinct input.
+
+        `in_cache=False`: kept in memory for this process's next build (the dev server's) but not written into the
+        build cache, for a large file made quickly from memoized parts (a feed from its entries), which would make
+        the cache slower to write and read than making it again. The blobs it was made from are its parts: each
+        build that reuses it uses them too, so that the cache keeps them."""
         self.used_blobs.add(key)
-        if key not in self.blobs:
+        for parts in self._making:
+            parts.add(key)
+        if key in self.blobs:
+            if key in self.memory_only:
+                self.used_blobs.update(self.memory_only[key])
+            return self.blobs[key]
+        if in_cache:
             self.dirty = True
             self.blobs[key] = make()
-        return self.blobs[key]
+            return self.blobs[key]
+        self._making.append(set())
+        try:
+            made = make()
+        finally:
+            parts = self._making.pop()
+        self.blobs[key], self.memory_only[key] = made, frozenset(parts)
+        return made
 
     def page(self, rel: str, text: str, parse: Callable[[], Page]) -> Page:
         """The parsed page for this exact text (shared: later steps make changed copies, never change it)."""

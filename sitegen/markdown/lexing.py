@@ -22,6 +22,7 @@ lexer. `bench/highlight.py` times the benchmark corpus's code fences with both l
 
 from __future__ import annotations
 
+import functools
 import re
 import re._constants as _c  # the parsed form of a pattern: read, never changed
 import re._parser as _parser
@@ -111,8 +112,15 @@ def starts(rexmatch: Callable[..., Any]) -> Callable[[str], object] | None:
     if (not isinstance(pattern, re.Pattern) or getattr(rexmatch, "__name__", "") != "match"
             or not isinstance(pattern.pattern, str)):
         return None
+    return _starts(pattern.pattern, pattern.flags)
+
+
+@functools.cache
+def _starts(source: str, flags: int) -> Callable[[str], object] | None:
+    """`starts` of a pattern, read once per process: a lexer's states share many rules (Python's 435 have 83
+    patterns), and reading a pattern is most of the time it takes to make the states' dispatches."""
     try:
-        parsed = _parser.parse(pattern.pattern, pattern.flags)
+        parsed = _parser.parse(source, flags)
         ones, empty = _first(parsed.data, parsed.state.flags)
         return None if empty or not ones else re.compile("|".join(ones)).match
     except (_Anywhere, re.error, RecursionError, OverflowError, ValueError, TypeError, AttributeError, IndexError):

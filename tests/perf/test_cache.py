@@ -156,3 +156,24 @@ def test_saved_memo_loads_back_and_a_changed_byte_is_refused(make_site: MakeSite
     data[len(data) // 2] ^= 1
     cache_path(site).write_bytes(bytes(data))
     assert load_memo(site) is None
+
+
+def test_feeds_are_kept_in_memory_but_not_in_the_build_cache(make_site: MakeSite,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A feed is made again from its memoized entries: the cache file holds the entries, not the feeds, and a
+    build that only made the feeds again leaves the cache as it is (nothing to save)."""
+    monkeypatch.setenv("SITEGEN_CACHE_KEY", "me")
+    site = make_site(SITE, layouts=False)
+    memo = BuildMemo()
+    first = build_site(BuildOptions(source=site, jobs=1), memo).files
+    feeds = {k for k in memo.blobs if k.startswith("feed:")}
+    assert feeds and feeds == memo.memory_only.keys()
+    assert any(k.startswith("feed-entry:") for k in memo.blobs)
+    assert build_site(BuildOptions(source=site, jobs=1), memo).files == first and not memo.dirty
+    assert all(parts <= memo.blobs.keys() for parts in memo.memory_only.values())  # the entries the feeds reused
+    save_memo(site, memo)
+    loaded = load_memo(site)
+    assert loaded is not None and memo.blobs.keys() - loaded.blobs.keys() == feeds
+    assert not loaded.memory_only
+    assert build_site(BuildOptions(source=site, jobs=1), loaded).files == first
+    assert not loaded.dirty and loaded.memory_only.keys() == feeds
