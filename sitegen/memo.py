@@ -374,6 +374,8 @@ class BuildMemo:
         if key in self.blobs:
             if key in self.memory_only:
                 self.used_blobs.update(self.memory_only[key])
+                for parts in self._making:  # reused while another is made: its parts are that one's too
+                    parts.update(self.memory_only[key])
             return self.blobs[key]
         if in_cache:
             self.dirty = True

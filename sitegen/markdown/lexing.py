@@ -74,10 +74,10 @@ def _class(items: list[tuple[Any, Any]]) -> str:
 def _first(items: Any, flags: int) -> tuple[list[str], bool]:
     """(one-character patterns, one of which matches the first character of any match of the parsed `items`;
     whether `items` can match the empty string). Raises _Anywhere where that is not worked out."""
+    if flags & (re.ASCII | re.LOCALE):
+        raise _Anywhere  # `\W` and the like would stand for other characters in the one-character pattern
     out: list[str] = []
     for op, av in items:
-        if flags & (re.ASCII | re.LOCALE):
-            raise _Anywhere  # `\W` and the like would stand for other characters in the one-character pattern
         if op in _ZERO_WIDTH:
             continue
         if op is _c.LITERAL or op is _c.NOT_LITERAL or op is _c.IN:
@@ -112,13 +112,13 @@ def starts(rexmatch: Callable[..., Any]) -> Callable[[str], object] | None:
     if (not isinstance(pattern, re.Pattern) or getattr(rexmatch, "__name__", "") != "match"
             or not isinstance(pattern.pattern, str)):
         return None
-    return _starts(pattern.pattern, pattern.flags)
+    return _first_characters(pattern.pattern, pattern.flags)
 
 
 @functools.cache
-def _starts(source: str, flags: int) -> Callable[[str], object] | None:
-    """`starts` of a pattern, read once per process: a lexer's states share many rules (Python's 435 have 83
-    patterns), and reading a pattern is most of the time it takes to make the states' dispatches."""
+def _first_characters(source: str, flags: int) -> Callable[[str], object] | None:
+    """`starts` of a pattern's source and flags, read once per process: a lexer's states share many rules
+    (Python's 435 have 83 patterns), and reading a pattern is most of the time it takes to make the dispatches."""
     try:
         parsed = _parser.parse(source, flags)
         ones, empty = _first(parsed.data, parsed.state.flags)

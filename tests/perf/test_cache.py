@@ -177,3 +177,15 @@ def test_feeds_are_kept_in_memory_but_not_in_the_build_cache(make_site: MakeSite
     assert not loaded.memory_only
     assert build_site(BuildOptions(source=site, jobs=1), loaded).files == first
     assert not loaded.dirty and loaded.memory_only.keys() == feeds
+
+
+def test_a_memory_only_blob_counts_the_parts_of_one_it_reuses() -> None:
+    """A feed-like blob made from another memory-only blob that was already made: reusing the outer one keeps the
+    inner one's parts too (they would otherwise be dropped from the cache while still needed)."""
+    memo = BuildMemo()
+    memo.blob("inner", lambda: memo.blob("part", lambda: b"p") + b"i", in_cache=False)
+    memo.blob("outer", lambda: memo.blob("inner", lambda: b"unused", in_cache=False) + b"o", in_cache=False)
+    assert memo.memory_only["outer"] == {"inner", "part"}
+    memo.used_blobs.clear()
+    assert memo.blob("outer", lambda: b"unused", in_cache=False) == b"pio"
+    assert memo.used_blobs == {"outer", "inner", "part"}
