@@ -347,7 +347,7 @@ def _build_language(site: LanguageSite, plan: SitePlan, sources: Sources, how: _
     seen = {**static, **files} if default else dict(files)
     basis = RebuildBasis(rendering, sources.pages, seen, skip=skip, templates=templates, environment=environment)
     made_by: dict[str, str] = {}
-    generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip)
+    generated = generate_outputs(state, site_dir, themes, seen, memo, made_by, skip, jobs=options.jobs)
     files.update(generated)
     # Every output path has one owner: a second claim is an error naming both, before anything is written.
     errors = _output_owners(site_dir, sources, plan, page_files, cv_outputs, generated, made_by, copies,

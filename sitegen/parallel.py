@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from sitegen.content.text import text_stats
 from sitegen.content.tree import ContentTree
@@ -42,6 +42,7 @@ PARAMS = "\0params"
 """Recorded among a page's link decisions when its expansion read the parameters (Hugo's `{{< param >}}`): its
 result is a digest of the page's and the site's params, so a cached rendering is redone when they change."""
 Item = TypeVar("Item")
+Result = TypeVar("Result")
 _WORKER_TASK: list[Callable[[Sequence[Any]], list[Any]]] = []
 """In a forked worker only: the task its pool was made for (installed by `_adopt`; the parent never sets it,
 so two pools in one process, e.g. two builds on two threads, cannot see each other's task)."""
@@ -209,6 +210,77 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
             return [item for chunk in results for item in chunk]
     finally:
         gc.unfreeze()
+
+
+class InCopy(Generic[Result]):
+    """`task()` in a forked copy of this process, while this process goes on with other work; `result()` waits for
+    it (pickled back through a pipe). For a step that needs nothing the next steps make and that would otherwise
+    leave the second core idle (a cold build's search index, beside its feeds, sitemap and the staged writes).
+
+    `task` must be pure: should the copy fail, or fork be missing, `result()` runs it here (so an error is raised
+    here, as without the copy). The collector is kept off everything alive at the fork in the copy (fewer
+    copy-on-write pages, no full collection of the site's heap there). `cancel()` ends a copy whose result is no
+    longer wanted (an error elsewhere), which would otherwise wait on its pipe until this process ends."""
+
+    def __init__(self, task: Callable[[], Result]) -> None:
+        self._task = task
+        self._pid = 0
+        self._fd = -1
+        if not hasattr(os, "fork"):
+            return
+        read_fd, write_fd = os.pipe()
+        gc.freeze()
+        try:
+            pid = os.fork()
+        except OSError:
+            gc.unfreeze()
+            os.close(read_fd)
+            os.close(write_fd)
+            return
+        if pid == 0:  # the copy: the task, then leave without the parent's exit handlers or buffered output
+            code = 1
+            try:
+                os.close(read_fd)
+                _die_with_parent(os.getppid())
+                data = pickle.dumps(task(), protocol=pickle.HIGHEST_PROTOCOL)
+                with open(write_fd, "wb") as pipe:
+                    pipe.write(data)
+                code = 0
+            finally:
+                os._exit(code)
+        gc.unfreeze()
+        os.close(write_fd)
+        self._pid, self._fd = pid, read_fd
+
+    @property
+    def forked(self) -> bool:
+        """Whether a copy was started and its result not yet taken (nor cancelled)."""
+        return self._pid != 0
+
+    def result(self) -> Result:
+        """The task's result, from the copy (its exit reaped, not waited for), or made here if it failed."""
+        if not self._pid:
+            return self._task()
+        pid, fd, self._pid, self._fd = self._pid, self._fd, 0, -1
+        try:
+            with open(fd, "rb") as pipe:
+                data = pipe.read()
+        finally:
+            threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
+        try:  # the copy writes its result once it has it whole, then the pipe ends
+            return pickle.loads(data) if data else self._task()  # noqa: S301 - made by this process's copy
+        except Exception:  # noqa: BLE001 - cut short: the copy was killed while it wrote it
+            return self._task()
+
+    def cancel(self) -> None:
+        """End the copy, if one runs (nothing is waited for)."""
+        if not self._pid:
+            return
+        pid, fd, self._pid, self._fd = self._pid, self._fd, 0, -1
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        os.close(fd)
+        threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
 
 
 def split_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None,

@@ -9,10 +9,12 @@ import functools
 import pickle
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from sitegen.memo import BuildMemo, digest, stable
 from sitegen.outputs import aliases, calendar, feeds, newsfeed, search, sitemap
 from sitegen.outputs.context import Generator, OutputContext
+from sitegen.parallel import InCopy
 from sitegen.views import SiteState
 
 GENERATORS: tuple[tuple[Generator, bool], ...] = (
@@ -29,25 +31,41 @@ def content_key(state: SiteState, memo: BuildMemo) -> str:
 def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
                      files: dict[str, bytes], memo: BuildMemo | None = None,
                      made_by: dict[str, str] | None = None, skip: frozenset[str] = frozenset(),
-                     edited: frozenset[str] | None = None, previous: Mapping[str, bytes] | None = None
-                     ) -> dict[str, bytes]:
+                     edited: frozenset[str] | None = None, previous: Mapping[str, bytes] | None = None,
+                     jobs: int | None = 1) -> dict[str, bytes]:
     """Run every generator in order; later generators see earlier ones' files. `made_by`, when given, is
     filled with output path -> the generator's name (`feeds`, `sitemap`, `aliases`, `search`), for messages.
 
     A generator that reads only metadata is reused from the memo while every page's metadata and the names of
     the files produced so far are unchanged; feeds and search memoize their entries by page content. Generators
     named in `skip` (by module name) are left out. A quick rebuild names the `edited` pages and gives the
-    `previous` build's files: a feed none of them is in is kept as it was.
+    `previous` build's files: a feed none of them is in is kept as it was. With `jobs` other than 1, a large
+    site's search index is made in a forked copy of this process meanwhile, when it is not memoized
+    (`search.start_in_copy`): the same files and memo as made in its turn.
     """
     memo = memo or BuildMemo()
     meta_key = content_key(state, memo)
     ctx = OutputContext(state, site_dir, themes, dict(files), memo, meta_key, edited, previous or {})
-    produced: dict[str, bytes] = {}
     names = digest("\n".join(sorted(ctx.files)))
+    copy = search.start_in_copy(ctx, jobs) if jobs != 1 and "search" not in skip else None
+    try:
+        produced = _generate(ctx, skip, names, made_by, copy)
+    finally:
+        if copy is not None:
+            copy.cancel()  # (an error meanwhile: nobody will take its index)
+    return produced
+
+
+def _generate(ctx: OutputContext, skip: frozenset[str], names: str, made_by: dict[str, str] | None,
+              copy: InCopy[Any] | None) -> dict[str, bytes]:
+    memo, meta_key = ctx.memo, ctx.meta_key
+    produced: dict[str, bytes] = {}
     for generator, reads_bodies in GENERATORS:
         if generator.__module__.rsplit(".", 1)[-1] in skip:
             continue
-        if reads_bodies:  # feeds and search memoize each entry by page content themselves
+        if copy is not None and generator is search.generate:
+            out = search.finish_in_copy(copy, memo)
+        elif reads_bodies:  # feeds and search memoize each entry by page content themselves
             out = generator(ctx)
         else:
             name = f"{generator.__module__}.{generator.__qualname__}"

@@ -41,8 +41,9 @@ from dataclasses import dataclass
 
 from sitegen.content.text import index_terms, is_cjk, plain_text, search_text, term_weights, unpack_term_weights
 from sitegen.content.urls import output_path_for
-from sitegen.memo import config_key, key_of
+from sitegen.memo import BuildMemo, config_key, key_of
 from sitegen.outputs.context import OutputContext
+from sitegen.parallel import MIN_PAGES_PER_WORKER, InCopy, worker_count
 from sitegen.views import SiteState
 
 INDEX_DIR = "searchindex/"
@@ -122,6 +123,63 @@ class Indexer:
 
 def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Callable[[], bytes]], bytes]
            ) -> dict[str, bytes]:
+    return _index_of(_doc_makers(state, files), blob)
+
+
+IN_COPY_PAGES = 300
+"""From this many searchable pages on, an index that is not memoized as a whole is made in a forked copy of the
+build process (`start_in_copy`)."""
+
+
+def start_in_copy(ctx: OutputContext, jobs: int | None) -> InCopy[_Recorded] | None:
+    """The index, made in a forked copy of this process while the build makes its other outputs, when it is worth
+    a copy: a large site, two cores, and shards not memoized (a cold build, or pages changed). None otherwise (the
+    generator then runs in its turn). `finish_in_copy` takes its files. The copy reads only the files made before
+    the outputs (the pages' own, for pages indexed from their HTML), which the other generators never replace."""
+    if ctx.state.config.search.get("enabled", True) is False or worker_count(2 * MIN_PAGES_PER_WORKER, jobs) < 2:
+        return None
+    makers = _doc_makers(ctx.state, ctx.files)
+    if len(makers) < IN_COPY_PAGES or _names_key(makers) in ctx.memo.blobs:
+        return None
+    copy = InCopy(functools.partial(_recorded_index, makers, ctx.memo.blobs))
+    return copy if copy.forked else None
+
+
+_Recorded = tuple[dict[str, bytes], list[str], dict[str, bytes]]
+"""The index files, the memo keys the index used (in the order it asked for them), and the blobs it made."""
+
+
+def _recorded_index(makers: list[tuple[str, str, functools.partial[Part]]], blobs: dict[str, bytes]) -> _Recorded:
+    """The index over these pages' parts, reading the memo's `blobs` and recording what it used and made."""
+    used: list[str] = []
+    made: dict[str, bytes] = {}
+
+    def blob(key: str, make: Callable[[], bytes]) -> bytes:
+        used.append(key)
+        value = blobs.get(key, made.get(key))
+        if value is None:
+            value = made[key] = make()
+        return value
+
+    return _index_of(makers, blob), used, made
+
+
+def finish_in_copy(copy: InCopy[_Recorded], memo: BuildMemo) -> dict[str, bytes]:
+    """The index files of `start_in_copy`'s copy, and the memo as if the index had been made here: the same keys
+    used in the same order, the blobs made there stored."""
+    files, used, made = copy.result()
+    for key in used:
+        memo.blob(key, functools.partial(made.__getitem__, key))
+    return files
+
+
+def _names_key(makers: list[tuple[str, str, functools.partial[Part]]]) -> str:
+    """The memo key of the shards' names, which covers every page's part."""
+    return key_of("search-shards", [key for key, _, _ in makers])
+
+
+def _index_of(makers: list[tuple[str, str, functools.partial[Part]]],
+              blob: Callable[[str, Callable[[], bytes]], bytes]) -> dict[str, bytes]:
     # Each page's result file and its terms are memoized apart, the file as the very bytes published (one copy
     # in memory, not one in the memo's pickle and one unpickled), and parts made now are used as they are.
     made: dict[str, Part] = {}
@@ -135,7 +193,7 @@ def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Calla
     urls: list[str] = []
     fragments: list[bytes] = []
     terms: list[bytes] = []
-    for key, url, make in _doc_makers(state, files):
+    for key, url, make in makers:
         keys.append(key)
         urls.append(url)
         fragments.append(blob(f"{key}:page", functools.partial(lambda k, m: part(k, m)[0], key, make)))
@@ -158,7 +216,7 @@ def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Calla
         return computed
 
     # The shards' names, then each shard by itself (published as the memoized bytes).
-    names_key = key_of("search-shards", keys)
+    names_key = _names_key(makers)
     names = blob(names_key, lambda: "\n".join(all_shards()).encode()).decode().split("\n")
     out = {name: blob(f"{names_key}:{name}", functools.partial(lambda n: all_shards()[n], name)) for name in names}
     first = 0

@@ -1,0 +1,191 @@
+"""A cold build of a large site makes its search index in a forked copy of the build process while it makes its
+feeds, sitemap and redirects (`sitegen.parallel.InCopy`, `sitegen.outputs.search.start_in_copy`): the same files,
+and the same memo, as made in its turn in one process."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import sitegen.outputs
+from sitegen.build import BuildOptions, build_site
+from sitegen.memo import BuildMemo
+from sitegen.outputs import search
+from sitegen.parallel import InCopy, worker_count
+
+MakeSite = Callable[..., Path]
+pytestmark = pytest.mark.skipif(worker_count(1000, None) < 2 or not hasattr(os, "fork"),
+                                reason="one core, or no fork: everything is done in-process")
+
+FILLER = "Notes on compilers, memory layouts and the reading group's long afternoons. " * 5
+SITE = {
+    "sitegen.yaml": "title: Copy Test\nbase_url: https://example.org/\nlanguage: en\n",
+    "content/cv.md": "---\ntitle: CV\nlayout: cv\n---\n",
+    "content/posts/zh.md": "---\ntitle: 笔记\ndate: 2024-01-04\nlang: zh\n---\n我们研究了量子纠缠的实验。\n",
+    **{f"content/posts/p{i:02d}.md": f"---\ntitle: Post {i}\ndate: 2024-02-{i % 28 + 1:02d}\ntags: [t{i % 3}]\n"
+       f"aliases: [/old/p{i}/]\n---\n{FILLER}\n\nA word of its own: unique{i}word.\n" for i in range(24)},
+}
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _reaped(pid: int) -> bool:
+    """Whether a child of this process has ended and been reaped (Linux /proc: a zombie keeps its entry)."""
+    return not Path(f"/proc/{pid}").exists()
+
+
+def _wait_reaped(pid: int) -> bool:
+    for _ in range(500):  # the reaping thread ends within moments; a zombie left would stay for good
+        if _reaped(pid):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_the_task_runs_in_a_copy_and_its_result_comes_back() -> None:
+    copy = InCopy(_pid)
+    assert copy.forked
+    pid = copy.result()
+    assert pid != os.getpid()
+    assert not copy.forked
+    if Path("/proc/self/stat").exists():
+        assert _wait_reaped(pid), "the copy's exit is reaped without being waited for"
+
+
+def test_a_task_that_fails_in_the_copy_is_run_here() -> None:
+    parent = os.getpid()
+
+    def fails_in_a_copy() -> str:
+        if os.getpid() != parent:
+            raise RuntimeError("a bug seen only in the copy")
+        return "made here"
+
+    assert InCopy(fails_in_a_copy).result() == "made here"
+
+    def fails_everywhere() -> str:
+        raise ValueError("bad input")
+
+    with pytest.raises(ValueError, match="bad input"):  # the error is raised here, as without a copy
+        InCopy(fails_everywhere).result()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_cancelled_copy_is_ended_and_reaped(tmp_path: Path) -> None:
+    marker = tmp_path / "pid"
+
+    def slow() -> int:
+        marker.write_text(str(os.getpid()))
+        time.sleep(60)
+        return 0
+
+    copy = InCopy(slow)
+    for _ in range(500):
+        if marker.exists() and marker.read_text():
+            break
+        time.sleep(0.01)
+    pid = int(marker.read_text())
+    copy.cancel()
+    assert not copy.forked
+    assert _wait_reaped(pid)
+
+
+def _memo_state(memo: BuildMemo) -> tuple[object, ...]:
+    return list(memo.blobs.items()), sorted(memo.used_blobs), dict(memo.memory_only), memo.dirty
+
+
+@pytest.fixture
+def copies(monkeypatch: pytest.MonkeyPatch) -> list[InCopy[object]]:
+    """The copies `start_in_copy` starts (from 2 searchable pages on, not 300)."""
+    made: list[InCopy[object]] = []
+
+    class Recorded(InCopy[object]):
+        def __init__(self, task: Callable[[], object]) -> None:
+            super().__init__(task)
+            made.append(self)
+
+    monkeypatch.setattr(search, "IN_COPY_PAGES", 2)
+    monkeypatch.setattr(search, "InCopy", Recorded)
+    return made
+
+
+def test_an_index_made_in_a_copy_is_the_index_and_memo_made_in_one_process(
+        make_site: MakeSite, copies: list[InCopy[object]]) -> None:
+    site = make_site(SITE)
+    serial_memo, copy_memo = BuildMemo(), BuildMemo()
+    serial = build_site(BuildOptions(source=site, jobs=1), serial_memo)
+    assert not copies
+    result = build_site(BuildOptions(source=site, jobs=2), copy_memo)
+    assert len(copies) == 1, "the index was made in a copy"
+    assert result.files == serial.files
+    assert any(path.startswith("searchindex/t/") for path in result.files)
+    assert b"unique7word" in b"".join(v for k, v in result.files.items() if k.startswith("searchindex/"))
+    assert _memo_state(copy_memo) == _memo_state(serial_memo)
+    assert pickle.dumps(copy_memo) == pickle.dumps(serial_memo), "the same build cache"
+    # A second build finds the whole index memoized: no copy, the same files.
+    again = build_site(BuildOptions(source=site, jobs=2), copy_memo)
+    assert len(copies) == 1
+    assert again.files == serial.files
+
+
+def test_a_changed_page_makes_the_index_in_a_copy_again_from_the_other_pages_memoized_parts(
+        make_site: MakeSite, copies: list[InCopy[object]]) -> None:
+    site = make_site(SITE)
+    memo = BuildMemo()
+    build_site(BuildOptions(source=site, jobs=2), memo)
+    page = site / "content/posts/p03.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("unique3word", "changed3word"), encoding="utf-8")
+    result = build_site(BuildOptions(source=site, jobs=2), memo)
+    assert len(copies) == 2
+    fresh = build_site(BuildOptions(source=site, jobs=1), BuildMemo())
+    assert result.files == fresh.files
+    index = b"".join(v for k, v in result.files.items() if k.startswith("searchindex/"))
+    assert b"changed3word" in index and b"unique3word" not in index
+
+
+def test_too_few_pages_or_one_job_make_the_index_in_its_turn(make_site: MakeSite,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make_site(SITE)
+    started: list[object] = []
+    real = search.start_in_copy
+
+    def spy(*args: object, **kwargs: object) -> object:
+        copy = real(*args, **kwargs)  # type: ignore[arg-type]
+        started.append(copy)
+        return copy
+
+    monkeypatch.setattr(search, "start_in_copy", spy)
+    build_site(BuildOptions(source=site, jobs=2), BuildMemo())  # 26 pages, under IN_COPY_PAGES
+    build_site(BuildOptions(source=site, jobs=1), BuildMemo())  # --jobs 1: not even asked
+    assert started == [None]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_an_error_of_another_generator_ends_the_copy(make_site: MakeSite, copies: list[InCopy[object]],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    site = make_site(SITE)
+    pids: list[int] = []
+    real = os.fork
+
+    def fork() -> int:
+        pid = real()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    def broken(ctx: object) -> dict[str, bytes]:
+        raise RuntimeError("a generator's bug")
+
+    generators = [(broken if g is sitegen.outputs.sitemap.generate else g, b) for g, b in sitegen.outputs.GENERATORS]
+    monkeypatch.setattr(sitegen.outputs, "GENERATORS", tuple(generators))
+    monkeypatch.setattr(os, "fork", fork)
+    with pytest.raises(RuntimeError, match="a generator's bug"):
+        build_site(BuildOptions(source=site, jobs=2), BuildMemo())
+    assert len(copies) == 1 and not copies[0].forked
+    assert pids and all(_wait_reaped(pid) for pid in pids)
