@@ -9,12 +9,10 @@ import functools
 import pickle
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from sitegen.memo import BuildMemo, digest, stable
 from sitegen.outputs import aliases, calendar, feeds, newsfeed, search, sitemap
 from sitegen.outputs.context import Generator, OutputContext
-from sitegen.parallel import InCopy
 from sitegen.views import SiteState
 
 GENERATORS: tuple[tuple[Generator, bool], ...] = (
@@ -41,30 +39,30 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
     named in `skip` (by module name) are left out. A quick rebuild names the `edited` pages and gives the
     `previous` build's files: a feed none of them is in is kept as it was. With `jobs` other than 1, a large
     site's search index is made in a forked copy of this process meanwhile, when it is not memoized
-    (`search.start_in_copy`): the same files and memo as made in its turn.
+    (`search.start`): the same files and memo as made in its turn.
     """
     memo = memo or BuildMemo()
     meta_key = content_key(state, memo)
     ctx = OutputContext(state, site_dir, themes, dict(files), memo, meta_key, edited, previous or {})
     names = digest("\n".join(sorted(ctx.files)))
-    copy = search.start_in_copy(ctx, jobs) if jobs != 1 and "search" not in skip else None
+    started = search.start(ctx, jobs) if jobs != 1 and "search" not in skip else None
     try:
-        produced = _generate(ctx, skip, names, made_by, copy)
+        produced = _generate(ctx, skip, names, made_by, started)
     finally:
-        if copy is not None:
-            copy.cancel()  # (an error meanwhile: nobody will take its index)
+        if started is not None:
+            started.cancel()
     return produced
 
 
 def _generate(ctx: OutputContext, skip: frozenset[str], names: str, made_by: dict[str, str] | None,
-              copy: InCopy[Any] | None) -> dict[str, bytes]:
+              started: search.Started | None) -> dict[str, bytes]:
     memo, meta_key = ctx.memo, ctx.meta_key
     produced: dict[str, bytes] = {}
     for generator, reads_bodies in GENERATORS:
         if generator.__module__.rsplit(".", 1)[-1] in skip:
             continue
-        if copy is not None and generator is search.generate:
-            out = search.finish_in_copy(copy, memo)
+        if started is not None and generator is search.generate:
+            out = started.files(memo)
         elif reads_bodies:  # feeds and search memoize each entry by page content themselves
             out = generator(ctx)
         else:

@@ -128,28 +128,59 @@ def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Calla
 
 IN_COPY_PAGES = 300
 """From this many searchable pages on, an index that is not memoized as a whole is made in a forked copy of the
-build process (`start_in_copy`)."""
+build process (`start`)."""
 
 
-def start_in_copy(ctx: OutputContext, jobs: int | None) -> InCopy[_Recorded] | None:
-    """The index, made in a forked copy of this process while the build makes its other outputs, when it is worth
-    a copy: a large site, two cores, and shards not memoized (a cold build, or pages changed). None otherwise (the
-    generator then runs in its turn). `finish_in_copy` takes its files. The copy reads only the files made before
-    the outputs (the pages' own, for pages indexed from their HTML), which the other generators never replace."""
-    if ctx.state.config.search.get("enabled", True) is False or worker_count(2 * MIN_PAGES_PER_WORKER, jobs) < 2:
+Makers = list[tuple[str, str, functools.partial["Part"]]]
+"""(memo key, URL, maker of the page's part) of each page the index lists (`_doc_makers`)."""
+
+
+class Started:
+    """The index of a build, begun before the other outputs (`start`): in a forked copy of this process, or left
+    to be made in its turn from the pages already found."""
+
+    def __init__(self, makers: Makers, copy: InCopy[_Recorded] | None) -> None:
+        self.makers = makers
+        self.copy = copy
+
+    def files(self, memo: BuildMemo) -> dict[str, bytes]:
+        """The index files; the memo as if the index had been made here (the same keys used in the same order,
+        the blobs the copy made stored)."""
+        if self.copy is None:
+            return _index_of(self.makers, memo.blob)
+        copy, self.copy = self.copy, None
+        files, used, made = copy.result()
+        for key in used:
+            memo.blob(key, functools.partial(made.__getitem__, key))
+        return files
+
+    def cancel(self) -> None:
+        """End the copy, if one runs (an error elsewhere: nobody will take its index)."""
+        if self.copy is not None:
+            self.copy.cancel()
+
+
+def start(ctx: OutputContext, jobs: int | None) -> Started | None:
+    """The index of a large site on two cores, begun: in a forked copy of this process, which makes it while the
+    build makes its other outputs, unless its shards are memoized (a warm build: then it is made in its turn, and
+    quickly). None when the generator should run in its turn as usual (a small site, one core, no index). The
+    copy reads only the files made before the outputs (the pages' own, for pages indexed from their HTML), which
+    the other generators never replace."""
+    if (ctx.state.config.search.get("enabled", True) is False or len(ctx.state.tree.pages) < IN_COPY_PAGES
+            or worker_count(2 * MIN_PAGES_PER_WORKER, jobs) < 2):
         return None
     makers = _doc_makers(ctx.state, ctx.files)
-    if len(makers) < IN_COPY_PAGES or _names_key(makers) in ctx.memo.blobs:
-        return None
+    if _names_key(makers) in ctx.memo.blobs:
+        return Started(makers, None)
     copy = InCopy(functools.partial(_recorded_index, makers, ctx.memo.blobs))
-    return copy if copy.forked else None
+    return Started(makers, copy if copy.forked else None)
 
 
 _Recorded = tuple[dict[str, bytes], list[str], dict[str, bytes]]
 """The index files, the memo keys the index used (in the order it asked for them), and the blobs it made."""
 
 
-def _recorded_index(makers: list[tuple[str, str, functools.partial[Part]]], blobs: dict[str, bytes]) -> _Recorded:
+def _recorded_index(makers: Makers, blobs: dict[str, bytes]) -> _Recorded:
     """The index over these pages' parts, reading the memo's `blobs` and recording what it used and made."""
     used: list[str] = []
     made: dict[str, bytes] = {}
@@ -164,21 +195,12 @@ def _recorded_index(makers: list[tuple[str, str, functools.partial[Part]]], blob
     return _index_of(makers, blob), used, made
 
 
-def finish_in_copy(copy: InCopy[_Recorded], memo: BuildMemo) -> dict[str, bytes]:
-    """The index files of `start_in_copy`'s copy, and the memo as if the index had been made here: the same keys
-    used in the same order, the blobs made there stored."""
-    files, used, made = copy.result()
-    for key in used:
-        memo.blob(key, functools.partial(made.__getitem__, key))
-    return files
-
-
-def _names_key(makers: list[tuple[str, str, functools.partial[Part]]]) -> str:
+def _names_key(makers: Makers) -> str:
     """The memo key of the shards' names, which covers every page's part."""
     return key_of("search-shards", [key for key, _, _ in makers])
 
 
-def _index_of(makers: list[tuple[str, str, functools.partial[Part]]],
+def _index_of(makers: Makers,
               blob: Callable[[str, Callable[[], bytes]], bytes]) -> dict[str, bytes]:
     # Each page's result file and its terms are memoized apart, the file as the very bytes published (one copy
     # in memory, not one in the memo's pickle and one unpickled), and parts made now are used as they are.
@@ -230,7 +252,7 @@ Part = tuple[bytes, str, dict[str, int]]
 """A page's part of the index: its result file, its language and its terms' weights."""
 
 
-def _doc_makers(state: SiteState, files: dict[str, bytes]) -> list[tuple[str, str, functools.partial[Part]]]:
+def _doc_makers(state: SiteState, files: dict[str, bytes]) -> Makers:
     """(memo key, URL, maker of the page's part) for each listed page, in URL order (the key covers the URL)."""
     tree = state.tree
     out = []

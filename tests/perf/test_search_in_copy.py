@@ -1,5 +1,5 @@
 """A cold build of a large site makes its search index in a forked copy of the build process while it makes its
-feeds, sitemap and redirects (`sitegen.parallel.InCopy`, `sitegen.outputs.search.start_in_copy`): the same files,
+feeds, sitemap and redirects (`sitegen.parallel.InCopy`, `sitegen.outputs.search.start`): the same files,
 and the same memo, as made in its turn in one process."""
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def _memo_state(memo: BuildMemo) -> tuple[object, ...]:
 
 @pytest.fixture
 def copies(monkeypatch: pytest.MonkeyPatch) -> list[InCopy[object]]:
-    """The copies `start_in_copy` starts (from 2 searchable pages on, not 300)."""
+    """The copies `search.start` starts (from 2 pages on, not 300)."""
     made: list[InCopy[object]] = []
 
     class Recorded(InCopy[object]):
@@ -116,7 +116,7 @@ def copies(monkeypatch: pytest.MonkeyPatch) -> list[InCopy[object]]:
 
 
 def test_an_index_made_in_a_copy_is_the_index_and_memo_made_in_one_process(
-        make_site: MakeSite, copies: list[InCopy[object]]) -> None:
+        make_site: MakeSite, copies: list[InCopy[object]], monkeypatch: pytest.MonkeyPatch) -> None:
     site = make_site(SITE)
     serial_memo, copy_memo = BuildMemo(), BuildMemo()
     serial = build_site(BuildOptions(source=site, jobs=1), serial_memo)
@@ -128,9 +128,12 @@ def test_an_index_made_in_a_copy_is_the_index_and_memo_made_in_one_process(
     assert b"unique7word" in b"".join(v for k, v in result.files.items() if k.startswith("searchindex/"))
     assert _memo_state(copy_memo) == _memo_state(serial_memo)
     assert pickle.dumps(copy_memo) == pickle.dumps(serial_memo), "the same build cache"
-    # A second build finds the whole index memoized: no copy, the same files.
+    # A second build finds the whole index memoized: no copy, the same files, the pages listed once.
+    listed: list[int] = []
+    real = search._doc_makers
+    monkeypatch.setattr(search, "_doc_makers", lambda *args: listed.append(1) or real(*args))
     again = build_site(BuildOptions(source=site, jobs=2), copy_memo)
-    assert len(copies) == 1
+    assert len(copies) == 1 and listed == [1]
     assert again.files == serial.files
 
 
@@ -153,15 +156,15 @@ def test_too_few_pages_or_one_job_make_the_index_in_its_turn(make_site: MakeSite
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     site = make_site(SITE)
     started: list[object] = []
-    real = search.start_in_copy
+    real = search.start
 
     def spy(*args: object, **kwargs: object) -> object:
-        copy = real(*args, **kwargs)  # type: ignore[arg-type]
-        started.append(copy)
-        return copy
+        begun = real(*args, **kwargs)  # type: ignore[arg-type]
+        started.append(begun)
+        return begun
 
-    monkeypatch.setattr(search, "start_in_copy", spy)
-    build_site(BuildOptions(source=site, jobs=2), BuildMemo())  # 26 pages, under IN_COPY_PAGES
+    monkeypatch.setattr(search, "start", spy)
+    build_site(BuildOptions(source=site, jobs=2), BuildMemo())  # 27 pages, under IN_COPY_PAGES
     build_site(BuildOptions(source=site, jobs=1), BuildMemo())  # --jobs 1: not even asked
     assert started == [None]
 
@@ -187,5 +190,5 @@ def test_an_error_of_another_generator_ends_the_copy(make_site: MakeSite, copies
     monkeypatch.setattr(os, "fork", fork)
     with pytest.raises(RuntimeError, match="a generator's bug"):
         build_site(BuildOptions(source=site, jobs=2), BuildMemo())
-    assert len(copies) == 1 and not copies[0].forked
+    assert len(copies) == 1 and not copies[0].forked  # cancelled
     assert pids and all(_wait_reaped(pid) for pid in pids)
