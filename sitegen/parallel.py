@@ -267,10 +267,13 @@ class InCopy(Generic[Result]):
                 data = pipe.read()
         finally:
             threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
+        if not data:  # the copy failed before its result (an error here is raised here, once)
+            return self._task()
         try:  # the copy writes its result once it has it whole, then the pipe ends
-            return pickle.loads(data) if data else self._task()  # noqa: S301 - made by this process's copy
+            result: Result = pickle.loads(data)  # noqa: S301 - made by this process's copy
         except Exception:  # noqa: BLE001 - cut short: the copy was killed while it wrote it
             return self._task()
+        return result
 
     def cancel(self) -> None:
         """End the copy, if one runs (nothing is waited for)."""

@@ -69,11 +69,15 @@ def test_a_task_that_fails_in_the_copy_is_run_here() -> None:
 
     assert InCopy(fails_in_a_copy).result() == "made here"
 
+    runs: list[int] = []
+
     def fails_everywhere() -> str:
+        runs.append(os.getpid())
         raise ValueError("bad input")
 
-    with pytest.raises(ValueError, match="bad input"):  # the error is raised here, as without a copy
+    with pytest.raises(ValueError, match="bad input"):  # the error is raised here, as without a copy, once
         InCopy(fails_everywhere).result()
+    assert runs == [parent]
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
