@@ -248,9 +248,11 @@ class InCopy(Generic[Result]):
                 code = 0
             finally:
                 os._exit(code)
-        gc.unfreeze()
-        os.close(write_fd)
-        self._pid, self._fd = pid, read_fd
+        try:
+            self._pid, self._fd = pid, read_fd
+            os.close(write_fd)
+        finally:
+            gc.unfreeze()
 
     @property
     def forked(self) -> bool:
@@ -261,11 +263,16 @@ class InCopy(Generic[Result]):
         """The task's result, from the copy (its exit reaped, not waited for), or made here if it failed."""
         if not self._pid:
             return self._task()
-        pid, fd, self._pid, self._fd = self._pid, self._fd, 0, -1
+        pid, fd = self._pid, self._fd
         try:
             with open(fd, "rb") as pipe:
                 data = pipe.read()
+        except BaseException:  # interrupted (Ctrl-C, SIGTERM): the copy is not left to finish for nobody
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            raise
         finally:
+            self._pid, self._fd = 0, -1
             threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
         if not data:  # the copy failed before its result (an error here is raised here, once)
             return self._task()

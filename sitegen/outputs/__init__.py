@@ -45,8 +45,10 @@ def generate_outputs(state: SiteState, site_dir: Path, themes: list[Path],
     meta_key = content_key(state, memo)
     ctx = OutputContext(state, site_dir, themes, dict(files), memo, meta_key, edited, previous or {})
     names = digest("\n".join(sorted(ctx.files)))
-    started = search.start(ctx, jobs) if jobs != 1 and "search" not in skip else None
+    started: search.Started | None = None
     try:
+        if jobs != 1 and "search" not in skip:
+            started = search.start(ctx, jobs)
         produced = _generate(ctx, skip, names, made_by, started)
     finally:
         if started is not None:

@@ -127,8 +127,8 @@ def _index(state: SiteState, files: dict[str, bytes], blob: Callable[[str, Calla
 
 
 IN_COPY_PAGES = 300
-"""From this many searchable pages on, an index that is not memoized as a whole is made in a forked copy of the
-build process (`start`)."""
+"""From this many pages the index lists on, an index that is not memoized as a whole is made in a forked copy of
+the build process (`start`)."""
 
 
 Makers = list[tuple[str, str, functools.partial["Part"]]]
@@ -163,14 +163,14 @@ class Started:
 def start(ctx: OutputContext, jobs: int | None) -> Started | None:
     """The index of a large site on two cores, begun: in a forked copy of this process, which makes it while the
     build makes its other outputs, unless its shards are memoized (a warm build: then it is made in its turn, and
-    quickly). None when the generator should run in its turn as usual (a small site, one core, no index). The
-    copy reads only the files made before the outputs (the pages' own, for pages indexed from their HTML), which
-    the other generators never replace."""
+    quickly), or fewer than `IN_COPY_PAGES` pages are listed. None when the generator should run in its turn as
+    usual (fewer pages in the whole tree, one core, no index). The copy reads only the files made before the
+    outputs (the pages' own, for pages indexed from their HTML), which the other generators never replace."""
     if (ctx.state.config.search.get("enabled", True) is False or len(ctx.state.tree.pages) < IN_COPY_PAGES
             or worker_count(2 * MIN_PAGES_PER_WORKER, jobs) < 2):
         return None
-    makers = _doc_makers(ctx.state, ctx.files)
-    if _names_key(makers) in ctx.memo.blobs:
+    makers = _doc_makers(ctx.state, ctx.files)  # (the tree's pages are more: lists, terms, pages left out)
+    if len(makers) < IN_COPY_PAGES or _names_key(makers) in ctx.memo.blobs:
         return Started(makers, None)
     copy = InCopy(functools.partial(_recorded_index, makers, ctx.memo.blobs))
     return Started(makers, copy if copy.forked else None)

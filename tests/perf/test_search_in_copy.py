@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -100,6 +101,67 @@ def test_a_cancelled_copy_is_ended_and_reaped(tmp_path: Path) -> None:
     assert _wait_reaped(pid)
 
 
+def _running(pid: int) -> bool:
+    """Whether a process runs (is neither gone nor a zombie waiting to be reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+class _Interrupted(BaseException):
+    """What Ctrl-C or SIGTERM raise (`sitegen.cli` turns SIGTERM into KeyboardInterrupt)."""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_an_interrupt_while_waiting_ends_the_copy(tmp_path: Path) -> None:
+    marker = tmp_path / "pid"
+
+    def slow() -> int:
+        marker.write_text(str(os.getpid()))
+        time.sleep(30)
+        return 1
+
+    def interrupt(*_: object) -> None:
+        raise _Interrupted
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        copy = InCopy(slow)
+        for _ in range(500):
+            if marker.exists() and marker.read_text():
+                break
+            time.sleep(0.01)
+        pid = int(marker.read_text())
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(_Interrupted):
+            copy.result()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert not copy.forked
+    for _ in range(500):
+        if not _running(pid):
+            break
+        time.sleep(0.01)
+    assert not _running(pid), "the copy was ended, not left to make a result nobody reads"
+    assert _wait_reaped(pid)
+
+
+def test_a_copy_killed_while_it_writes_its_result_has_it_made_here() -> None:
+    parent = os.getpid()
+    big = b"x" * (8 << 20)
+
+    def task() -> tuple[int, bytes]:
+        return os.getpid(), big
+
+    copy = InCopy(task)
+    time.sleep(0.5)  # it has its result, and waits on the full pipe to write the rest
+    os.kill(copy._pid, signal.SIGKILL)  # noqa: SLF001 - the copy dies as a killed process would
+    assert copy.result() == (parent, big)
+
+
 def _memo_state(memo: BuildMemo) -> tuple[object, ...]:
     return list(memo.blobs.items()), sorted(memo.used_blobs), dict(memo.memory_only), memo.dirty
 
@@ -132,6 +194,7 @@ def test_an_index_made_in_a_copy_is_the_index_and_memo_made_in_one_process(
     assert b"unique7word" in b"".join(v for k, v in result.files.items() if k.startswith("searchindex/"))
     assert _memo_state(copy_memo) == _memo_state(serial_memo)
     assert pickle.dumps(copy_memo) == pickle.dumps(serial_memo), "the same build cache"
+    assert len(copies) == 1
     # A second build finds the whole index memoized: no copy, the same files, the pages listed once.
     listed: list[int] = []
     real = search._doc_makers
@@ -144,14 +207,18 @@ def test_an_index_made_in_a_copy_is_the_index_and_memo_made_in_one_process(
 def test_a_changed_page_makes_the_index_in_a_copy_again_from_the_other_pages_memoized_parts(
         make_site: MakeSite, copies: list[InCopy[object]]) -> None:
     site = make_site(SITE)
-    memo = BuildMemo()
+    memo, serial_memo = BuildMemo(), BuildMemo()
     build_site(BuildOptions(source=site, jobs=2), memo)
+    build_site(BuildOptions(source=site, jobs=1), serial_memo)
     page = site / "content/posts/p03.md"
     page.write_text(page.read_text(encoding="utf-8").replace("unique3word", "changed3word"), encoding="utf-8")
     result = build_site(BuildOptions(source=site, jobs=2), memo)
     assert len(copies) == 2
     fresh = build_site(BuildOptions(source=site, jobs=1), BuildMemo())
     assert result.files == fresh.files
+    serial = build_site(BuildOptions(source=site, jobs=1), serial_memo)
+    assert serial.files == result.files
+    assert pickle.dumps(memo) == pickle.dumps(serial_memo), "the same build cache after the edit"
     index = b"".join(v for k, v in result.files.items() if k.startswith("searchindex/"))
     assert b"changed3word" in index and b"unique3word" not in index
 
@@ -168,7 +235,7 @@ def test_too_few_pages_or_one_job_make_the_index_in_its_turn(make_site: MakeSite
         return begun
 
     monkeypatch.setattr(search, "start", spy)
-    build_site(BuildOptions(source=site, jobs=2), BuildMemo())  # 27 pages, under IN_COPY_PAGES
+    build_site(BuildOptions(source=site, jobs=2), BuildMemo())  # 34 pages, under IN_COPY_PAGES
     build_site(BuildOptions(source=site, jobs=1), BuildMemo())  # --jobs 1: not even asked
     assert started == [None]
 
@@ -196,3 +263,37 @@ def test_an_error_of_another_generator_ends_the_copy(make_site: MakeSite, copies
         build_site(BuildOptions(source=site, jobs=2), BuildMemo())
     assert len(copies) == 1 and not copies[0].forked  # cancelled
     assert pids and all(_wait_reaped(pid) for pid in pids)
+
+
+ML_CONFIG = ("title: T\nbase_url: https://example.org/\nlanguages:\n  en: {name: English, weight: 1}\n"
+             "  fr: {name: Francais, weight: 2}\n")
+
+
+def test_each_language_makes_its_index_in_a_copy_of_its_own_with_its_own_memo(
+        make_site: MakeSite, copies: list[InCopy[object]]) -> None:
+    files = {"sitegen.yaml": ML_CONFIG, "content/cv.md": "---\ntitle: CV\nlayout: cv\n---\n"}
+    for i in range(12):
+        body = f"---\ntitle: Post {i}\ndate: 2024-02-{i % 28 + 1:02d}\ntags: [t{i % 3}]\n---\nword{i} commun\n"
+        files[f"content/posts/p{i}.md"] = body
+        files[f"content/posts/p{i}.fr.md"] = body.replace("Post", "Billet").replace("commun", "mot")
+    site = make_site(files)
+    serial_memo, copy_memo = BuildMemo(), BuildMemo()
+    serial = build_site(BuildOptions(source=site, jobs=1), serial_memo)
+    result = build_site(BuildOptions(source=site, jobs=2), copy_memo)
+    assert len(copies) == 2
+    assert result.files == serial.files
+    assert set(copy_memo.languages) == {"fr"}
+    assert _memo_state(copy_memo.languages["fr"]) == _memo_state(serial_memo.languages["fr"])
+    assert pickle.dumps(copy_memo) == pickle.dumps(serial_memo)
+
+
+def test_only_the_pages_the_index_lists_count_for_a_copy(make_site: MakeSite, copies: list[InCopy[object]],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tree's list, section and term pages are not indexed: 26 pages are listed, of 34 in the tree."""
+    site = make_site(SITE)
+    monkeypatch.setattr(search, "IN_COPY_PAGES", 27)
+    build_site(BuildOptions(source=site, jobs=2), BuildMemo())
+    assert not copies
+    monkeypatch.setattr(search, "IN_COPY_PAGES", 26)
+    build_site(BuildOptions(source=site, jobs=2), BuildMemo())
+    assert len(copies) == 1
