@@ -218,9 +218,11 @@ class InCopy(Generic[Result]):
     leave the second core idle (a cold build's search index, beside its feeds, sitemap and the staged writes).
 
     `task` must be pure: should the copy fail, or fork be missing, `result()` runs it here (so an error is raised
-    here, as without the copy). The collector is kept off everything alive at the fork in the copy (fewer
-    copy-on-write pages, no full collection of the site's heap there). `cancel()` ends a copy whose result is no
-    longer wanted (an error elsewhere), which would otherwise wait on its pipe until this process ends."""
+    here, as without the copy). Everything alive at the fork is kept off the collector, in the copy and here until
+    the result is taken (as `fork_map` does for its pool): a full collection in either would write to every object of
+    the site's heap, and each page of it written while the two share it is copied. `cancel()` ends a copy whose
+    result is no longer wanted (an error elsewhere), which would otherwise wait on its pipe until this process
+    ends."""
 
     def __init__(self, task: Callable[[], Result]) -> None:
         self._task = task
@@ -248,11 +250,8 @@ class InCopy(Generic[Result]):
                 code = 0
             finally:
                 os._exit(code)
-        try:
-            self._pid, self._fd = pid, read_fd
-            os.close(write_fd)
-        finally:
-            gc.unfreeze()
+        self._pid, self._fd = pid, read_fd  # (still frozen here: `_end` thaws it)
+        os.close(write_fd)
 
     @property
     def forked(self) -> bool:
@@ -272,8 +271,7 @@ class InCopy(Generic[Result]):
                 os.kill(pid, signal.SIGKILL)
             raise
         finally:
-            self._pid, self._fd = 0, -1
-            threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
+            self._end(pid)
         if not data:  # the copy failed before its result (an error here is raised here, once)
             return self._task()
         try:  # the copy writes its result once it has it whole, then the pipe ends
@@ -286,11 +284,19 @@ class InCopy(Generic[Result]):
         """End the copy, if one runs (nothing is waited for)."""
         if not self._pid:
             return
-        pid, fd, self._pid, self._fd = self._pid, self._fd, 0, -1
+        pid, fd = self._pid, self._fd
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        os.close(fd)
+        try:
+            os.close(fd)
+        finally:
+            self._end(pid)
+
+    def _end(self, pid: int) -> None:
+        """Forget the copy, reap its exit beside (not waited for), and let the collector back onto the heap."""
+        self._pid, self._fd = 0, -1
         threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
+        gc.unfreeze()
 
 
 def split_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item], jobs: int | None,

@@ -60,6 +60,20 @@ def test_the_task_runs_in_a_copy_and_its_result_comes_back() -> None:
         assert _wait_reaped(pid), "the copy's exit is reaped without being waited for"
 
 
+def test_the_heap_stays_off_the_collector_here_until_the_result_is_taken() -> None:
+    """A full collection here while the copy shares the heap would copy every page it writes to."""
+    import gc  # noqa: PLC0415 - only this test reads the collector
+
+    before = gc.get_freeze_count()
+    kept = [[i] for i in range(1000)]  # objects alive at the fork
+    copy = InCopy(_pid)
+    assert gc.get_freeze_count() >= before + len(kept)
+    copy.result()
+    assert gc.get_freeze_count() == before
+    InCopy(_pid).cancel()
+    assert gc.get_freeze_count() == before
+
+
 def test_a_task_that_fails_in_the_copy_is_run_here() -> None:
     parent = os.getpid()
 
