@@ -95,8 +95,8 @@ def test_a_task_that_fails_in_the_copy_is_run_here() -> None:
     assert runs == [parent]
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_a_cancelled_copy_is_ended_and_reaped(tmp_path: Path) -> None:
+def _slow_copy(tmp_path: Path) -> tuple[InCopy[int], int]:
+    """A copy whose task takes a minute, once it runs, and its process id."""
     marker = tmp_path / "pid"
 
     def slow() -> int:
@@ -109,7 +109,12 @@ def test_a_cancelled_copy_is_ended_and_reaped(tmp_path: Path) -> None:
         if marker.exists() and marker.read_text():
             break
         time.sleep(0.01)
-    pid = int(marker.read_text())
+    return copy, int(marker.read_text())
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_cancelled_copy_is_ended_and_reaped(tmp_path: Path) -> None:
+    copy, pid = _slow_copy(tmp_path)
     copy.cancel()
     assert not copy.forked
     assert _wait_reaped(pid)
@@ -130,24 +135,12 @@ class _Interrupted(BaseException):
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_an_interrupt_while_waiting_ends_the_copy(tmp_path: Path) -> None:
-    marker = tmp_path / "pid"
-
-    def slow() -> int:
-        marker.write_text(str(os.getpid()))
-        time.sleep(30)
-        return 1
-
     def interrupt(*_: object) -> None:
         raise _Interrupted
 
+    copy, pid = _slow_copy(tmp_path)
     previous = signal.signal(signal.SIGALRM, interrupt)
     try:
-        copy = InCopy(slow)
-        for _ in range(500):
-            if marker.exists() and marker.read_text():
-                break
-            time.sleep(0.01)
-        pid = int(marker.read_text())
         signal.setitimer(signal.ITIMER_REAL, 0.2)
         with pytest.raises(_Interrupted):
             copy.result()
