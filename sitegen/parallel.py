@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, NoReturn, TypeVar
 
 from sitegen.content.text import text_stats
 from sitegen.content.tree import ContentTree
@@ -212,6 +212,28 @@ def fork_map(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item],
         gc.unfreeze()
 
 
+def _copy_main(read_fd: int, write_fd: int, make: Callable[[], object]) -> NoReturn:
+    """What a forked copy does (`InCopy`, `map_in_two`): `make()`, its result pickled into the pipe whole, then
+    leave without the parent's exit handlers or buffered output (exit status 1, and nothing written, if it fails).
+    The copy dies with its parent."""
+    code = 1
+    try:
+        os.close(read_fd)
+        _die_with_parent(os.getppid())
+        data = pickle.dumps(make(), protocol=pickle.HIGHEST_PROTOCOL)
+        with open(write_fd, "wb") as pipe:
+            pipe.write(data)
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _reap(pid: int) -> None:
+    """Reap a copy's exit on a thread of its own (unmapping a large copy takes ~50 ms at 10,000 pages): not waited
+    for, and no zombie left."""
+    threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
+
+
 class InCopy(Generic[Result]):
     """`task()` in a forked copy of this process, while this process goes on with other work; `result()` waits for
     it (pickled back through a pipe). For a step that needs nothing the next steps make and that would otherwise
@@ -239,17 +261,8 @@ class InCopy(Generic[Result]):
             os.close(read_fd)
             os.close(write_fd)
             return
-        if pid == 0:  # the copy: the task, then leave without the parent's exit handlers or buffered output
-            code = 1
-            try:
-                os.close(read_fd)
-                _die_with_parent(os.getppid())
-                data = pickle.dumps(task(), protocol=pickle.HIGHEST_PROTOCOL)
-                with open(write_fd, "wb") as pipe:
-                    pipe.write(data)
-                code = 0
-            finally:
-                os._exit(code)
+        if pid == 0:
+            _copy_main(read_fd, write_fd, task)
         self._pid, self._fd = pid, read_fd  # (still frozen here: `_end` thaws it)
         os.close(write_fd)
 
@@ -295,7 +308,7 @@ class InCopy(Generic[Result]):
     def _end(self, pid: int) -> None:
         """Forget the copy, reap its exit beside (not waited for), and let the collector back onto the heap."""
         self._pid, self._fd = 0, -1
-        threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
+        _reap(pid)
         gc.unfreeze()
 
 
@@ -397,18 +410,8 @@ def map_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item
         if region is not None:
             region.close()
         return task(items)
-    if pid == 0:  # the copy: its half, then leave without the parent's exit handlers or buffered output
-        code = 1
-        try:
-            os.close(read_fd)
-            _die_with_parent(os.getppid())
-            results = _into_region(task(items[half:]), region)  # before the parent reads
-            data = pickle.dumps((results, time.monotonic()), protocol=pickle.HIGHEST_PROTOCOL)
-            with open(write_fd, "wb") as pipe:
-                pipe.write(data)
-            code = 0
-        finally:
-            os._exit(code)
+    if pid == 0:  # its half, put in the shared region before the parent reads
+        _copy_main(read_fd, write_fd, lambda: (_into_region(task(items[half:]), region), time.monotonic()))
     os.close(write_fd)
     try:
         with open(read_fd, "rb") as pipe:
@@ -422,8 +425,7 @@ def map_in_two(task: Callable[[Sequence[Item]], list[Any]], items: Sequence[Item
                 os.waitpid(pid, 0)
                 raise
         # The copy writes its results once it has them all, then the pipe ends: they are whole when they unpickle.
-        # Its exit (unmapping its copy of a large process: ~50 ms at 10,000 pages) is reaped, not waited for.
-        threading.Thread(target=os.waitpid, args=(pid, 0), name="sitegen-reap", daemon=True).start()
+        _reap(pid)
         try:
             theirs, done_there = pickle.loads(data) if data else (None, 0.0)  # noqa: S301 - made by this process's copy
         except Exception:  # noqa: BLE001 - cut short: the copy was killed while it wrote them
