@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
-import atexit
-import importlib
-import os
-import signal
 import sys
-import threading
-import traceback
-from collections.abc import Sequence
 
 import sitegen
+
+TYPE_CHECKING = False
+"""`typing.TYPE_CHECKING`, without importing `typing` (~5 ms where nothing else has yet)."""
+if TYPE_CHECKING:  # the modules below load when a verb runs: `sitegen --version` needs none of them (~10 ms)
+    import argparse
+    from collections.abc import Sequence
 
 COMMANDS = {
     "build": "Build the site into public/ (or --output).",
@@ -36,6 +34,8 @@ def version_line() -> str:
 
 
 def _global_flags() -> argparse.ArgumentParser:
+    import argparse
+
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", help="show tracebacks")
     loudness = common.add_mutually_exclusive_group()
@@ -48,6 +48,8 @@ def make_parser(verb: str | None = None) -> argparse.ArgumentParser:
     """The full parser; subcommand flags come from each command module. Given the `verb` being run, only its
     module is imported (the serve, import and scaffold modules cost a build ~40 ms of start-up): the other
     commands are listed by name and help text, which is all the parser shows of them then."""
+    import argparse
+
     common = _global_flags()
     parser = argparse.ArgumentParser(prog="sitegen", description=sitegen.__doc__, parents=[common])
     parser.add_argument("--version", action="version", version=version_line())
@@ -71,6 +73,8 @@ def _verb(args_list: list[str]) -> str | None:
 
 
 def _command_module(name: str):  # type: ignore[no-untyped-def]
+    import importlib
+
     try:
         return importlib.import_module(f"sitegen.commands.{MODULES.get(name, name)}")
     except ModuleNotFoundError as exc:
@@ -81,6 +85,9 @@ def _command_module(name: str):  # type: ignore[no-untyped-def]
 
 def _terminate_like_interrupt() -> None:
     """SIGTERM unwinds like Ctrl-C, so `finally` blocks (staging cleanup, port release) run."""
+
+    import signal
+    import threading
 
     def handler(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
@@ -112,6 +119,10 @@ def exit_now(code: int) -> None:
     stdout and stderr are flushed. Returns, and the exit is the normal one, when another thread still runs
     (a normal exit waits for it) or when the output cannot be flushed (a closed pipe: Python reports it as
     usual). Forked children (memo saver, staging writer, render workers) are already waited for by then."""
+    import atexit
+    import os
+    import threading
+
     if any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate()):
         return
     atexit._run_exitfuncs()  # runs each handler once, then forgets it (a normal exit after this runs none again)
@@ -139,7 +150,9 @@ def _run(args_list: list[str]) -> tuple[int, str | None]:
 
 def _run_verb(args: argparse.Namespace) -> int:
     """Run the verb the flags name; its exit code (errors printed as located messages, never a traceback)."""
-    from sitegen.errors import SitegenError  # here, after the `--version` fast path (~10 ms less start-up)
+    import traceback  # here, after the `--version` fast path, as the rest (~10 ms less start-up)
+
+    from sitegen.errors import SitegenError
 
     module = _command_module(args.command)
     _terminate_like_interrupt()

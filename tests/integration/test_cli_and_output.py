@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import subprocess
@@ -37,6 +38,19 @@ def test_build_writes_public_and_prints_summary(make_site: MakeSite, capsys: pyt
 def test_version_and_module_entry_point() -> None:
     proc = subprocess.run([sys.executable, "-m", "sitegen", "--version"], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == f"sitegen {sitegen.__version__} (sitegen-cv=={sitegen.__version__})"
+
+
+def test_version_loads_no_module_a_command_needs() -> None:
+    """`sitegen --version` imports the package and its command line only: argparse, traceback, signal and the rest
+    load when a verb runs. Run with `-I -S` (no site-packages' `.pth` files to import them first)."""
+    package_root = str(Path(sitegen.__file__).resolve().parent.parent)
+    script = ("import sys\nsys.path.insert(0, sys.argv[1])\nbefore = set(sys.modules)\nfrom sitegen.cli import main\n"
+              "main(['--version'])\nprint(sorted(set(sys.modules) - before))")
+    proc = subprocess.run([sys.executable, "-I", "-S", "-c", script, package_root], capture_output=True, text=True,
+                          check=True)
+    version, loaded = proc.stdout.strip().splitlines()
+    assert version.startswith("sitegen ")
+    assert ast.literal_eval(loaded) == ["__future__", "sitegen", "sitegen.cli"]
 
 
 def test_a_command_imports_only_its_own_module_and_help_lists_every_command() -> None:
