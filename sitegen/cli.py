@@ -150,9 +150,9 @@ def _run(args_list: list[str]) -> tuple[int, str | None]:
 
 def _run_verb(args: argparse.Namespace) -> int:
     """Run the verb the flags name; its exit code (errors printed as located messages, never a traceback)."""
-    import traceback  # here, after the `--version` fast path, as the rest (~10 ms less start-up)
+    import traceback
 
-    from sitegen.errors import SitegenError
+    from sitegen.errors import SitegenError  # here, after the `--version` fast path, as the rest (~10 ms less start-up)
 
     module = _command_module(args.command)
     _terminate_like_interrupt()
