@@ -78,15 +78,18 @@ def compile_bytecode(package: Path) -> None:
 # ---------------------------------------------------------------------------------------------------- machine
 
 
+def machine_ticks() -> tuple[int, int]:
+    """(busy, idle) clock ticks of all CPUs since boot, from /proc/stat's first line (as `top` reads it)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    idle = fields[3] + fields[4]
+    return sum(fields) - idle, idle
+
+
 def cpu_busy(seconds: float = 1.0) -> int:
     """Percent of all CPUs busy over `seconds` (run while nothing of ours works: the other developers' load)."""
-    def sample() -> tuple[int, int]:
-        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
-        idle = fields[3] + fields[4]
-        return sum(fields) - idle, idle
-    busy0, idle0 = sample()
+    busy0, idle0 = machine_ticks()
     time.sleep(seconds)
-    busy1, idle1 = sample()
+    busy1, idle1 = machine_ticks()
     return round(100 * (busy1 - busy0) / max(1, busy1 - busy0 + idle1 - idle0))
 
 
