@@ -199,6 +199,8 @@ class Translator:
         self._dates: dict[tuple[str, tuple[str | None, dt.timedelta | None] | None, str | None, str | None], str] = {}
         """Dates formatted, by the date as ISO text (with its offset) and time zone name, format and language (a
         post's date is shown on every list page that shows the post)."""
+        self._date_plans: dict[tuple[str | None, str], tuple[str, list[str], list[str]]] = {}
+        """What formatting a date reads of the tables, by format and language (`_date_plan`)."""
 
     def __call__(self, key: str, count: int | float | None = None, *, lang: str | None = None,
                  **params: Any) -> str:
@@ -246,6 +248,20 @@ class Translator:
 
     def _format_date(self, value: dt.datetime | dt.date, fmt: str | None, lang: str | None) -> str:
         lang = lang or self.lang
+        if isinstance(fmt, str | None) and isinstance(lang, str):
+            plan = self._date_plans.get((fmt, lang))
+            if plan is None:
+                plan = self._date_plans[(fmt, lang)] = self._date_plan(fmt, lang)
+        else:  # (not a format or a language: the error says so, as it did)
+            plan = self._date_plan(fmt, lang)
+        fmt, names, abbr = plan
+        fmt = fmt.replace("%B", names[value.month - 1]).replace("%b", abbr[value.month - 1])
+        fmt = fmt.replace("%-d", str(value.day)).replace("%-m", str(value.month))
+        return value.strftime(fmt)
+
+    def _date_plan(self, fmt: str | None, lang: str) -> tuple[str, list[str], list[str]]:
+        """The strftime format of dates asked for with `fmt` in `lang` (before month names and unpadded numbers
+        are put in), and the language's month names and their short forms."""
         own = self.date_format if lang == self.lang else None
         if fmt and lang.split("-")[0].lower() in ("zh", "ja") and ("%B" in fmt or "%b" in fmt):
             # A template written for English month names (`%B %-d, %Y`): the language's own order instead.
@@ -258,9 +274,7 @@ class Translator:
         names = months if isinstance(months, list) and len(months) == 12 else _EN_MONTHS
         short = self.strings.lookup(lang, "months_short", self.default)
         abbr = short if isinstance(short, list) and len(short) == 12 else [m[:3] for m in names]
-        fmt = fmt.replace("%B", names[value.month - 1]).replace("%b", abbr[value.month - 1])
-        fmt = fmt.replace("%-d", str(value.day)).replace("%-m", str(value.month))
-        return value.strftime(fmt)
+        return fmt, names, abbr
 
     def number(self, value: int | float, lang: str | None = None) -> str:
         """A number with the language's digit grouping (`12,345` / `12 345`)."""

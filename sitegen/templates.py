@@ -22,6 +22,7 @@ import jinja2.bccache
 import jinja2.compiler
 import jinja2.nodes
 import jinja2.utils
+import markupsafe
 from jinja2.runtime import missing
 from markupsafe import Markup
 
@@ -296,21 +297,71 @@ class _Context(jinja2.runtime.Context):
                                                 "exception")
 
 
+_ESCAPE_INNER: Callable[[str], str] | None = getattr(markupsafe, "_escape_inner", None)
+"""MarkupSafe 3's escaping of a text (in C where it is compiled), which its `escape` wraps in Python."""
+_MAKE_STR = str.__new__
+
+
+def _quick_escape(value: Any) -> Markup:
+    """MarkupSafe's `escape`, as a template's `{{ }}` calls it when autoescaping (a few hundred times a page):
+    a text is escaped and made a `Markup` without `Markup.__new__`'s Python call (for a text, all that it does is
+    `str.__new__`); anything else goes to `escape`."""
+    if type(value) is str and _ESCAPE_INNER is not None:
+        return _MAKE_STR(Markup, _ESCAPE_INNER(value))  # type: ignore[no-any-return]
+    return markupsafe.escape(value)
+
+
 class _Template(jinja2.Template):
-    """Jinja's template, with a quicker new context for a render with the environment's globals alone (as every
-    page's): Jinja copies them through a `ChainMap` of the template's own (none) and the environment's, in Python,
-    ~15 µs a render; here they are copied as one dict, in C (the same keys in the same order, the same values)."""
+    """Jinja's template, with quicker new contexts and imports for a template with the environment's globals alone
+    (as every one of a build's): Jinja reaches them through a `ChainMap` of the template's own (none) and the
+    environment's, which copies them, lists their names (`Context.globals_keys`) and compares those with an
+    imported template's in Python, ~15 µs a render and a few µs an include or import; here the environment's dict is
+    used as it is, in C (the same keys in the same order, the same values)."""
+
+    @classmethod
+    def _from_namespace(cls, environment: jinja2.Environment, namespace: Any, globals: Any  # noqa: A002
+                        ) -> jinja2.Template:
+        """Jinja's, with `_quick_escape` as the compiled template's `escape`."""
+        if namespace.get("escape") is markupsafe.escape:
+            namespace["escape"] = _quick_escape
+        return super()._from_namespace(environment, namespace, globals)
+
+    def _plain_globals(self) -> dict[str, Any] | None:
+        """The environment's globals dict when the template's globals are that alone, else None."""
+        found = self.globals
+        if type(found) is ChainMap and len(found.maps) == 2 and not found.maps[0] and type(found.maps[1]) is dict:
+            return found.maps[1]
+        return None
 
     def new_context(self, vars: dict[str, Any] | None = None, shared: bool = False,  # noqa: A002 - Jinja's name
                     locals: Mapping[str, Any] | None = None) -> jinja2.runtime.Context:  # noqa: A002
-        """Jinja's `Template.new_context`."""
-        found = self.globals
-        if not shared and not locals and type(found) is ChainMap and len(found.maps) == 2 and not found.maps[0] \
-                and type(found.maps[1]) is dict:
-            plain = found.maps[1]
-            return self.environment.context_class(self.environment, dict(plain, **(vars or {})), self.name,
-                                                  self.blocks, globals=plain)
-        return super().new_context(vars, shared, locals)
+        """Jinja's `Template.new_context` (and its `runtime.new_context`), given the globals' dict (the context
+        makes a set of their names: of a `ChainMap`, in Python)."""
+        plain = self._plain_globals()
+        if plain is None:
+            return super().new_context(vars, shared, locals)
+        if shared:  # (an include's: the including template's variables, its local ones over them)
+            parent = vars if vars is not None else {}
+        else:
+            parent = dict(plain, **(vars or {}))
+        if locals:
+            if shared:
+                parent = dict(parent)
+            for key, value in locals.items():
+                if value is not missing:
+                    parent[key] = value
+        return self.environment.context_class(self.environment, parent, self.name, self.blocks, globals=plain)
+
+    def _get_default_module(self, ctx: jinja2.runtime.Context | None = None) -> jinja2.environment.TemplateModule:
+        """Jinja's: the template's module, made again for an import with context whose context has globals that
+        the template has not (`ctx.globals_keys - self.globals.keys()`, here a set and a dict's keys, in C)."""
+        plain = self._plain_globals() if ctx is not None and not self.environment.is_async else None
+        if ctx is None or plain is None:
+            return super()._get_default_module(ctx)
+        keys = ctx.globals_keys - plain.keys()
+        if keys:
+            return self.make_module({k: ctx.parent[k] for k in keys})
+        return super()._get_default_module(None)
 
 
 _JINJA_3_1 = jinja2.__version__.startswith("3.1.")
