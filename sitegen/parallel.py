@@ -103,7 +103,7 @@ def render_one(tree: ContentTree, renderer: MarkdownRenderer, resolver: LinkReso
     body, notes = dialect.expand(page.body, source, page.body_line, context)
     rendered = renderer.render(body, RenderContext(source=source, body_line=page.body_line, resolve_link=recording))
     # Here, on every core, not in templates: the plain text and word counts, and the search index's share of the work.
-    rendered.plain, rendered.words, rendered.terms = text_stats(rendered.html, terms)
+    rendered.plain, rendered.words, rendered.terms = text_stats(rendered.html, terms, rendered.plain)
     rendered.warnings = tuple(notes)
     if summary and page.summary is not None:  # here, on every core, rather than one by one in the build process
         rendered.front_summary = renderer.render_summary(page.summary)

@@ -64,11 +64,13 @@ def plain_words(html_text: str) -> tuple[str, tuple[int, int]]:
     return text, count_words(text)
 
 
-def text_stats(html_text: str, terms: bool = True) -> tuple[str, tuple[int, int], str | None]:
+def text_stats(html_text: str, terms: bool = True, plain: str | None = None
+               ) -> tuple[str, tuple[int, int], str | None]:
     """`plain_words` of rendered HTML and, with `terms`, the `packed_term_weights` of its `search_text`: the CJK runs
     found once for the count and the terms where the text holds no math (its search text is then itself; lowercasing
-    changes no CJK character and makes none, so the lowercased text's runs are the same)."""
-    text = " ".join(plain_text(html_text).split())
+    changes no CJK character and makes none, so the lowercased text's runs are the same). `plain`: the HTML's text as
+    `plain_words` gives it, known already (`Rendered.plain`)."""
+    text = " ".join(plain_text(html_text).split()) if plain is None else plain
     runs = _CJK_RUN.findall(text)
     words = (len(_COUNTED_WORD.findall(text)), sum(map(len, runs)))
     if not terms:

@@ -307,10 +307,15 @@ class NativePage:
     the href, rewritten and HTML-escaped."""
     headings: list[tuple[int, int, str]] = field(default_factory=list)
     """(slot, level, title: the heading's text and code, not image descriptions): the slot takes the id, escaped."""
-    fences: list[tuple[int, str, str]] = field(default_factory=list)
-    """(slot, content, info string): the slot takes the fenced block's HTML."""
+    fences: list[tuple[int, str, str, int]] = field(default_factory=list)
+    """(slot, content, info string, slot in `plain`): the slot takes the fenced block's HTML, its slot in `plain`
+    that HTML's plain text."""
     raw_html: list[str] = field(default_factory=list)
     """The page's raw HTML blocks and inline tags (not those inside image descriptions), whose ids anchors avoid."""
+    plain: list[str] = field(default_factory=list)
+    """The text of the HTML in `parts`, in pieces, as `sitegen.content.text.plain_text` gives it apart from
+    whitespace (a space for each block tag, nothing for an inline one; text unescaped), when `raw_html` is empty:
+    the plain text without a scan of the HTML for its tags."""
 
 
 class NativeParser:
@@ -359,6 +364,7 @@ class _Builder:
                  normalize_link_text: Callable[[str], str]) -> None:
         self.page = NativePage()
         self.out = self.page.parts
+        self.plain = self.page.plain
         self.checked: list[str] = []
         """The page's text outside code, for `_text_fallback`."""
         encoded = self._encoded = text.encode()
@@ -395,7 +401,7 @@ class _Builder:
         item's line, where a run that opens it starts)."""
         if level > _MAX_DEPTH:
             raise _Unsupported("nested deeper than markdown-it-py's limit allows comparing")
-        out = self.out
+        out, plain = self.out, self.plain
         run: list[Any] = []
         after_run = False
         """Whether the last thing rendered is a hidden paragraph: a block tag after it starts on a new line."""
@@ -415,8 +421,10 @@ class _Builder:
             after_run = False
             if name == "paragraph":
                 out.append(lf + "<p>")
+                plain.append(" ")
                 self.children(node.children, self.line(node.srcmap), None, 0)
                 out.append("</p>\n")
+                plain.append(" ")
             elif name == "heading" or name == "lheading":
                 if name == "lheading" and b"|" in self.source_of(node):
                     raise _Unsupported("a setext heading that markdown-it-py may read as a table")
@@ -425,18 +433,23 @@ class _Builder:
                 slot = len(out)
                 out.append("")
                 out.append("\">")
+                plain.append(" ")
                 title: list[str] = []
                 self.children(node.children, self.line(node.srcmap), title, 0)
                 out.append(f"</h{level}>\n")
+                plain.append(" ")
                 self.page.headings.append((slot, level, "".join(title)))
             elif name == "fence":
                 self.check_end(node)
                 meta = node.meta
-                self.page.fences.append((len(out), meta["content"], meta["info"]))
+                self.page.fences.append((len(out), meta["content"], meta["info"], len(plain)))
                 out.append("")
+                plain.append("")
             elif name == "code_block":
                 self.check_end(node)
-                out.append("<pre><code>" + escapeHtml(node.meta["content"]) + "</code></pre>\n")
+                content = node.meta["content"]
+                out.append("<pre><code>" + escapeHtml(content) + "</code></pre>\n")
+                plain.append(" " + content + " ")
             elif name == "html_block":
                 self.check_end(node)
                 content = node.meta["content"]
@@ -455,10 +468,13 @@ class _Builder:
             elif name == "blockquote":
                 children = node.children
                 out.append(lf + "<blockquote" + _open_lf(children))
+                plain.append(" ")
                 self.blocks(children, level + 1)
                 out.append("</blockquote>\n")
+                plain.append(" ")
             elif name == "hr":
                 out.append(lf + "<hr />\n")
+                plain.append(" ")
             elif name == "table":
                 self.table(node, lf)
             elif name == "definition":  # a link reference definition: no HTML
@@ -483,7 +499,8 @@ class _Builder:
 
     def list_block(self, node: Any, level: int, lf: str) -> None:
         ordered = node.name == "ordered_list"
-        out = self.out
+        out, plain = self.out, self.plain
+        plain.append(" ")  # (`<ul>`, `<ol>`, `<li>` and their ends are block tags: each a space in the plain text)
         if ordered:
             start = node.meta["start"]
             out.append(lf + ('<ol>\n' if start == 1 else f'<ol start="{start}">\n'))
@@ -494,16 +511,19 @@ class _Builder:
                 raise _Unsupported(item.name)
             children = item.children
             out.append("<li" + _open_lf(children))
+            plain.append(" ")
             self.blocks(children, level + 2, self.line(item.srcmap))
             out.append("</li>\n")
+            plain.append(" ")
         out.append("</ol>\n" if ordered else "</ul>\n")
 
     def table(self, node: Any, lf: str) -> None:
         if b"|" not in self.source_of(node).partition(b"\n")[0]:
             raise _Unsupported("a table whose header line has no pipe")
-        out = self.out
+        out, plain = self.out, self.plain
         aligns = node.meta["alignments"]
         out.append(lf + "<table>\n")
+        plain.append(" ")  # (`<table>`, `<tr>`, `<th>`, `<td>` and their ends are block tags)
         for part in node.children:
             section = part.name
             if section not in ("thead", "tbody"):
@@ -521,8 +541,10 @@ class _Builder:
                 out.append("<tr>\n")
                 for cell, start in zip(cells, starts, strict=True):
                     out.append(start)
+                    plain.append(" ")
                     self.children(cell.children, line, None, 0)
                     out.append(close)
+                    plain.append(" ")
                 out.append("</tr>\n")
             out.append(f"</{section}>\n")
         out.append("</table>\n")
@@ -532,7 +554,7 @@ class _Builder:
         if depth > _MAX_DEPTH:
             raise _Unsupported("nested deeper than markdown-it-py's limit allows comparing")
         checked = self.checked
-        out = self.out
+        out, plain = self.out, self.plain
         linked = False
         """Whether the node before is a link or image: `(` after it is a failed inline link's, read apart."""
         for node in nodes:
@@ -544,6 +566,7 @@ class _Builder:
                     raise _Unsupported("a reference link or image right before `(`")
                 checked.append(content)
                 out.append(escapeHtml(content))
+                plain.append(content)
                 if title is not None:
                     title.append(content)
             elif name == "text_special":
@@ -551,12 +574,15 @@ class _Builder:
                 checked.append(meta["markup"])  # `\(` keeps its backslash: bracket math is checked for
                 content = meta["content"]
                 out.append(escapeHtml(content))
+                plain.append(content)
                 if title is not None:
                     title.append(content)
             elif name == "softbreak":
                 out.append("\n")
+                plain.append("\n")
             elif name == "hardbreak":
                 out.append("<br />\n")
+                plain.append(" ")
             elif name in _TAGS:
                 tag = _TAGS[name]
                 out.append(f"<{tag}>")
@@ -565,6 +591,7 @@ class _Builder:
             elif name == "code_inline":
                 content = self.code(node)
                 out.append("<code>" + escapeHtml(content) + "</code>")
+                plain.append(content)
                 if title is not None:
                     title.append(content)
             elif name == "link":
@@ -591,6 +618,7 @@ class _Builder:
                 out.append('<a href="')
                 self.slot(href, line, "link")
                 out.append('">' + escapeHtml(shown) + "</a>")
+                plain.append(shown)
                 if title is not None:
                     title.append(shown)
             elif name == "html_inline":

@@ -23,6 +23,7 @@ from mdit_py_plugins.gfm_autolink import index as _gfm  # its helpers, for a lin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from sitegen.config import MarkdownSettings
+from sitegen.content.text import plain_text
 from sitegen.content.urls import slugify
 from sitegen.errors import Diagnostic
 from sitegen.markdown.callouts import callouts_plugin
@@ -77,7 +78,8 @@ class Rendered:
     has_math: bool = False
     plain: str | None = None
     """The text without tags, whitespace collapsed (`sitegen.content.text.plain_words`), filled in once (by the
-    render workers, else on first use; kept with the memo)."""
+    render, from the compiled parse's walk, when the page has no raw HTML; else by the render workers, or on first
+    use; kept with the memo)."""
     words: tuple[int, int] | None = None
     """(latin words, CJK characters) of `plain`, filled in with it."""
     terms: str | None = None
@@ -100,6 +102,13 @@ def _render_display_inline(_renderer: Any, tokens: list[Token], idx: int, option
     """`$$x$$` or `\\[x\\]` inside a paragraph: display math (as in LaTeX and Hugo's passthrough), in a `<span>`
     so the paragraph stays valid HTML."""
     return f'<span class="math display">{_math_renderer(tokens[idx].content, {"display_mode": True})}</span>'
+
+
+@functools.lru_cache(maxsize=4096)
+def _fence_text(fenced: str) -> str:
+    """The plain text of a fenced block's HTML (highlighted code is mostly tags: the same snippet on many pages is
+    read once, as it is highlighted once)."""
+    return plain_text(fenced)
 
 
 class MarkdownRenderer:
@@ -151,6 +160,8 @@ class MarkdownRenderer:
         page = self.native.page(text) if self.settings.unsafe_html else None
         if page is not None:
             html = self._fill(page, ctx, result)
+            if not page.raw_html:  # the walk's text is the HTML's: no tag of it is the author's
+                result.plain = " ".join("".join(page.plain).split())
         else:
             env: dict[str, Any] = {}
             tokens = self.md.parse(text, env)
@@ -177,8 +188,9 @@ class MarkdownRenderer:
                 result.toc.append(TocEntry(level, anchor, title))
         for slot, href, line, kind in page.links:
             parts[slot] = escapeHtml(self._resolve(href, ctx.body_line + line, ctx, result, kind))
-        for slot, content, info in page.fences:
-            parts[slot] = self._fence(content, info)
+        for slot, content, info, plain_slot in page.fences:
+            parts[slot] = fenced = self._fence(content, info)
+            page.plain[plain_slot] = _fence_text(fenced)
         return "".join(parts)
 
     def render_summary(self, text: str) -> str:
