@@ -207,6 +207,10 @@ def _resize(source: _Decoded, width: int, fmt: str, quality: int) -> bytes:
     image = source.at(width)
     if fmt == "JPEG" and image.mode not in ("RGB", "L"):
         image = image.convert("RGB")
+    if fmt == "WEBP":
+        # Pillow registers five formats first and, for any other, imports all of its ~45 format plugins (~25 ms):
+        # WebP's own is enough to save one.
+        from PIL import WebPImagePlugin  # noqa: F401
     out = io.BytesIO()
     options: dict[str, dict[str, Any]] = {"PNG": {"optimize": True},
                                           "JPEG": {"quality": quality, "optimize": True},
