@@ -199,6 +199,8 @@ class Translator:
         self._dates: dict[tuple[str, tuple[str | None, dt.timedelta | None] | None, str | None, str | None], str] = {}
         """Dates formatted, by the date as ISO text (with its offset) and time zone name, format and language (a
         post's date is shown on every list page that shows the post)."""
+        self._date_objects: dict[tuple[int, str | None, str | None], tuple[dt.date, str]] = {}
+        """Dates formatted, by the date object's identity (each entry holds its object), format and language."""
         self._date_plans: dict[tuple[str | None, str], tuple[str, list[str], list[str]]] = {}
         """What formatting a date reads of the tables, by format and language (`_date_plan`)."""
 
@@ -237,6 +239,11 @@ class Translator:
             return ""
         if not isinstance(value, dt.date) or not isinstance(fmt, str | None) or not isinstance(lang, str | None):
             return self._format_date(value, fmt, lang)  # (not a date: the error says so, as it did)
+        # The same date object again (a post's date on each list that shows it): by its identity, which stays its
+        # own while the entry holds it (dates are immutable).
+        seen = self._date_objects.get((id(value), fmt, lang))
+        if seen is not None and seen[0] is value:
+            return seen[1]
         # Equal aware date-times in two zones differ in text: the key is what strftime reads (the date and time as
         # written, with its offset, zone name and daylight saving), not the value.
         zone = (value.tzname(), value.dst()) if isinstance(value, dt.datetime) else None
@@ -244,6 +251,7 @@ class Translator:
         found = self._dates.get(key)
         if found is None:
             found = self._dates[key] = self._format_date(value, fmt, lang)
+        self._date_objects[(id(value), fmt, lang)] = (value, found)
         return found
 
     def _format_date(self, value: dt.datetime | dt.date, fmt: str | None, lang: str | None) -> str:

@@ -189,3 +189,14 @@ def test_a_string_with_an_html_parameter_escapes_its_text_and_keeps_the_html() -
     out = Translator(strings, "en")("browse", tags=Markup('<a href="/tags/">tags</a>'))
     assert out == Markup('Browse <a href="/tags/">tags</a> &lt;instead&gt;')
     assert Translator(strings, "en")("of", name="<b>") == "Profiles of <b>"  # plain text: the template escapes it
+
+
+def test_a_date_object_formatted_again_gives_its_text_and_equal_dates_in_two_zones_keep_theirs() -> None:
+    translator = Translator(TABLES, "en")
+    utc = dt.datetime(2026, 11, 24, 23, 30, tzinfo=dt.UTC)
+    tokyo = utc.astimezone(dt.timezone(dt.timedelta(hours=9), "JST"))
+    assert utc == tokyo
+    for _ in range(2):  # the second time from the objects' own entries
+        assert translator.format_date(utc, "%Y-%m-%d %H:%M %Z") == "2026-11-24 23:30 UTC"
+        assert translator.format_date(tokyo, "%Y-%m-%d %H:%M %Z") == "2026-11-25 08:30 JST"
+        assert translator.format_date(utc, "%b %-d") == "Nov 24"
