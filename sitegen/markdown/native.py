@@ -122,9 +122,27 @@ def _line_checks(present: tuple[bool, ...]) -> re.Pattern[str]:
 
 def _fallback_line(text: str, lined: str) -> bool:
     """`_RAW_FALLBACK_LINES` found in `lined` ("\\n" + `text`), trying only the checks whose text `text` holds (a
-    check for `~~~` or `|` reads each whole line)."""
-    present = tuple(need is None or need in text for need, _ in _LINE_CHECKS)
-    return _line_checks(present).search(lined) is not None
+    check for `~~~` reads each whole line); the last one, a line holding `|` over a pipeless delimiter row, is
+    looked for from the rows (`_pipe_over_pipeless_row`: a page of tables has few rows of dashes, and every line
+    of it would be read for a `|`)."""
+    present = tuple(need is None or need in text for need, _ in _LINE_CHECKS[:-1])
+    if any(present) and _line_checks((*present, False)).search(lined) is not None:
+        return True
+    return "|" in text and _pipe_over_pipeless_row(lined)
+
+
+_PIPELESS_ROW = re.compile(r"\n[ \t]*:?-+:?[ \t]*(?=\n|$)")
+"""A table delimiter row without `|` (`---`, `:-:`), found from the newline before it."""
+
+
+def _pipe_over_pipeless_row(lined: str) -> bool:
+    """Whether a line that follows a newline holds a `|` and the line after it is a pipeless delimiter row (the last
+    of `_LINE_CHECKS`, found from each such row back to the line before it)."""
+    for row in _PIPELESS_ROW.finditer(lined):
+        start = lined.rfind("\n", 0, row.start())
+        if start >= 0 and "|" in lined[start + 1:row.start()]:
+            return True
+    return False
 
 
 _ASCII_ODD_SPACE = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")

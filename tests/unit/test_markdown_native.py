@@ -253,7 +253,8 @@ def test_the_line_checks_find_what_their_patterns_find() -> None:
              "]:", "a", "b c", "[", "]"]
     rnd = random.Random(13)
     texts = ["".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 40))) for _ in range(30_000)]
-    texts += ["> " * 24 + "x", "x\n" + "- " * 24, "x\n" + "- " * 23, "a|b\n--|--\n", "~~~\nx\n~~~\n"]
+    texts += ["> " * 24 + "x", "x\n" + "- " * 24, "x\n" + "- " * 23, "a|b\n--|--\n", "~~~\nx\n~~~\n", "a|b\n---",
+              "a|b\n :-: \nc", "---\na|b", "|\n\n---\n", "a\n|\n-\n", "x|y\n---\n---\n", "a|b\n- --\n"]
     for text in texts:
         lined = "\n" + text
         assert native._fallback_line(text, lined) == (native._RAW_FALLBACK_LINES.search(lined) is not None), repr(text)
