@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import zoneinfo
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -237,13 +238,18 @@ class Translator:
         `%-d`/`%-m` without padding and `%B`/`%b` from the table's `months`."""
         if value is None:
             return ""
-        if not isinstance(value, dt.date) or not isinstance(fmt, str | None) or not isinstance(lang, str | None):
-            return self._format_date(value, fmt, lang)  # (not a date: the error says so, as it did)
-        # The same date object again (a post's date on each list that shows it): by its identity, which stays its
-        # own while the entry holds it (dates are immutable).
-        seen = self._date_objects.get((id(value), fmt, lang))
-        if seen is not None and seen[0] is value:
-            return seen[1]
+        if not isinstance(value, dt.date) or not _plain(fmt) or not _plain(lang):
+            # Not a date (the error says so, as it did), or a format or language that is not a plain text (a
+            # `Markup` format escapes what is put into it): made each time, never taken for an equal text's.
+            return self._format_date(value, fmt, lang)
+        # The same date object again (a post's date on each list that shows it), by its identity: a date, or a
+        # date-time without a zone or with an immutable one, whose text cannot change; held by its entry.
+        zone_info = value.tzinfo if isinstance(value, dt.datetime) else None
+        fixed = type(value) in _FIXED_DATES and (zone_info is None or type(zone_info) in _FIXED_ZONES)
+        if fixed:
+            seen = self._date_objects.get((id(value), fmt, lang))
+            if seen is not None and seen[0] is value:
+                return seen[1]
         # Equal aware date-times in two zones differ in text: the key is what strftime reads (the date and time as
         # written, with its offset, zone name and daylight saving), not the value.
         zone = (value.tzname(), value.dst()) if isinstance(value, dt.datetime) else None
@@ -251,16 +257,19 @@ class Translator:
         found = self._dates.get(key)
         if found is None:
             found = self._dates[key] = self._format_date(value, fmt, lang)
-        self._date_objects[(id(value), fmt, lang)] = (value, found)
+        if fixed:
+            if len(self._date_objects) >= _DATE_OBJECTS:  # (dates made in a template, one per call: kept bounded)
+                self._date_objects.clear()
+            self._date_objects[(id(value), fmt, lang)] = (value, found)
         return found
 
     def _format_date(self, value: dt.datetime | dt.date, fmt: str | None, lang: str | None) -> str:
         lang = lang or self.lang
-        if isinstance(fmt, str | None) and isinstance(lang, str):
+        if _plain(fmt) and type(lang) is str:
             plan = self._date_plans.get((fmt, lang))
             if plan is None:
                 plan = self._date_plans[(fmt, lang)] = self._date_plan(fmt, lang)
-        else:  # (not a format or a language: the error says so, as it did)
+        else:  # (not a plain format or language: made each time; an error says so, as it did)
             plan = self._date_plan(fmt, lang)
         fmt, names, abbr = plan
         fmt = fmt.replace("%B", names[value.month - 1]).replace("%b", abbr[value.month - 1])
@@ -288,6 +297,18 @@ class Translator:
         """A number with the language's digit grouping (`12,345` / `12 345`)."""
         return _number(value, self.strings, lang or self.lang, self.default)
 
+
+def _plain(text: object) -> bool:
+    """Whether a format or language is None or a plain `str` (not `Markup`, whose `replace` escapes: equal to the
+    same text as a `str`, it must not share its cached answers)."""
+    return text is None or type(text) is str
+
+
+_FIXED_DATES = (dt.date, dt.datetime)
+_FIXED_ZONES = (dt.timezone, zoneinfo.ZoneInfo)
+"""Dates and zones whose formatted text cannot change (a `tzinfo` of one's own may answer differently later)."""
+_DATE_OBJECTS = 65_536
+"""Date objects the date filter remembers by identity, at most (then it starts again)."""
 
 _EN_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
               "November", "December"]

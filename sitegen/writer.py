@@ -494,9 +494,11 @@ def _write_folders(root: Path, folders: list[tuple[str, list[tuple[str, bytes]]]
         for rel, data in files:
             fd = os.open(base + rel, _NEW_FILE, 0o666)
             try:
-                view, written = memoryview(data), 0
-                while written < len(view):  # (a write to a regular file is whole unless the disk fills)
-                    written += os.write(fd, view[written:])
+                written = os.write(fd, data)
+                if written < len(data):  # (a write to a regular file is whole unless the disk fills up)
+                    view = memoryview(data)
+                    while written < len(view):
+                        written += os.write(fd, view[written:])
             finally:
                 os.close(fd)
 
