@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-import zoneinfo
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -200,8 +199,6 @@ class Translator:
         self._dates: dict[tuple[str, tuple[str | None, dt.timedelta | None] | None, str | None, str | None], str] = {}
         """Dates formatted, by the date as ISO text (with its offset) and time zone name, format and language (a
         post's date is shown on every list page that shows the post)."""
-        self._date_objects: dict[tuple[int, str | None, str | None], tuple[dt.date, str]] = {}
-        """Dates formatted, by the date object's identity (each entry holds its object), format and language."""
         self._date_plans: dict[tuple[str | None, str], tuple[str, list[str], list[str]]] = {}
         """What formatting a date reads of the tables, by format and language (`_date_plan`)."""
 
@@ -242,14 +239,6 @@ class Translator:
             # Not a date (the error says so, as it did), or a format or language that is not a plain text (a
             # `Markup` format escapes what is put into it): made each time, never taken for an equal text's.
             return self._format_date(value, fmt, lang)
-        # The same date object again (a post's date on each list that shows it), by its identity: a date, or a
-        # date-time without a zone or with an immutable one, whose text cannot change; held by its entry.
-        zone_info = value.tzinfo if isinstance(value, dt.datetime) else None
-        fixed = type(value) in _FIXED_DATES and (zone_info is None or type(zone_info) in _FIXED_ZONES)
-        if fixed:
-            seen = self._date_objects.get((id(value), fmt, lang))
-            if seen is not None and seen[0] is value:
-                return seen[1]
         # Equal aware date-times in two zones differ in text: the key is what strftime reads (the date and time as
         # written, with its offset, zone name and daylight saving), not the value.
         zone = (value.tzname(), value.dst()) if isinstance(value, dt.datetime) else None
@@ -257,10 +246,6 @@ class Translator:
         found = self._dates.get(key)
         if found is None:
             found = self._dates[key] = self._format_date(value, fmt, lang)
-        if fixed:
-            if len(self._date_objects) >= _DATE_OBJECTS:  # (dates made in a template, one per call: kept bounded)
-                self._date_objects.clear()
-            self._date_objects[(id(value), fmt, lang)] = (value, found)
         return found
 
     def _format_date(self, value: dt.datetime | dt.date, fmt: str | None, lang: str | None) -> str:
@@ -303,12 +288,6 @@ def _plain(text: object) -> bool:
     same text as a `str`, it must not share its cached answers)."""
     return text is None or type(text) is str
 
-
-_FIXED_DATES = (dt.date, dt.datetime)
-_FIXED_ZONES = (dt.timezone, zoneinfo.ZoneInfo)
-"""Dates and zones whose formatted text cannot change (a `tzinfo` of one's own may answer differently later)."""
-_DATE_OBJECTS = 65_536
-"""Date objects the date filter remembers by identity, at most (then it starts again)."""
 
 _EN_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
               "November", "December"]

@@ -191,12 +191,12 @@ def test_a_string_with_an_html_parameter_escapes_its_text_and_keeps_the_html() -
     assert Translator(strings, "en")("of", name="<b>") == "Profiles of <b>"  # plain text: the template escapes it
 
 
-def test_a_date_object_formatted_again_gives_its_text_and_equal_dates_in_two_zones_keep_theirs() -> None:
+def test_a_date_formatted_again_gives_its_text_and_equal_dates_in_two_zones_keep_theirs() -> None:
     translator = Translator(TABLES, "en")
     utc = dt.datetime(2026, 11, 24, 23, 30, tzinfo=dt.UTC)
     tokyo = utc.astimezone(dt.timezone(dt.timedelta(hours=9), "JST"))
     assert utc == tokyo
-    for _ in range(2):  # the second time from the objects' own entries
+    for _ in range(2):  # the second time from what the first one remembered
         assert translator.format_date(utc, "%Y-%m-%d %H:%M %Z") == "2026-11-24 23:30 UTC"
         assert translator.format_date(tokyo, "%Y-%m-%d %H:%M %Z") == "2026-11-25 08:30 JST"
         assert translator.format_date(utc, "%b %-d") == "Nov 24"
@@ -204,7 +204,8 @@ def test_a_date_object_formatted_again_gives_its_text_and_equal_dates_in_two_zon
 
 def test_a_markup_format_and_a_zone_of_ones_own_are_formatted_each_time() -> None:
     """What the date filter remembers is never taken for a call it would answer otherwise: a `Markup` format
-    (equal to the same `str`, but its `replace` escapes the month's name) and a `tzinfo` whose answers change."""
+    (equal to the same `str`, but its `replace` escapes the month's name) and a `tzinfo` whose answers change (the
+    same date-time object formatted again)."""
     months = ["de gener", "de febrer", "de març", "d'abril", "de maig", "de juny", "de juliol", "d'agost",
               "de setembre", "d'octubre", "de novembre", "de desembre"]
     for first, second in (("%-d %B", Markup("%-d %B")), (Markup("%-d %B"), "%-d %B")):
@@ -231,14 +232,3 @@ def test_a_markup_format_and_a_zone_of_ones_own_are_formatted_each_time() -> Non
     assert translator.format_date(when, "%H:%M %Z %z") == "00:00 UTC+1 +0100"
     zone.hours = 2
     assert translator.format_date(when, "%H:%M %Z %z") == "00:00 UTC+2 +0200"
-
-
-def test_the_dates_remembered_by_identity_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sitegen.i18n  # noqa: PLC0415 - its bound, lowered for the test
-
-    monkeypatch.setattr(sitegen.i18n, "_DATE_OBJECTS", 50)
-    translator = Translator(Strings({}), "en")
-    for day in range(1, 200):
-        when = dt.datetime(2024, 1, 1, tzinfo=dt.UTC) + dt.timedelta(days=day)  # a new object each time
-        assert translator.format_date(when, "%Y-%m-%d") == when.strftime("%Y-%m-%d")
-    assert len(translator._date_objects) <= 50  # noqa: SLF001
